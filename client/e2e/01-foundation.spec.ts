@@ -1,0 +1,127 @@
+/**
+ * The foundation, as people use it: the first visitor sets the instance up, a new user signs
+ * up, onboards, creates a workspace and a project, invites a teammate who signs up with a
+ * unique code from the mail log and joins, and an expired session returns to the same page
+ * after signing in again. One database for the whole file, so the steps run in order.
+ */
+import { expect, test } from "@playwright/test";
+import { AuthPage } from "./pages/auth-page.ts";
+import { GodModePage } from "./pages/god-mode-page.ts";
+import { waitForMail } from "./support/mail-log.ts";
+
+const admin = {
+  firstName: "Ada",
+  lastName: "Admin",
+  company: "Acme Labs",
+  email: "ada@acme.test",
+  password: "Harbour-lantern-42",
+};
+const owner = { email: "olivia@acme.test", password: "Quiet-meadow-river-7", firstName: "Olivia", lastName: "Owner" };
+const teammate = { email: "tom@acme.test" };
+const workspace = { name: "Acme Product", slug: "acme-product" };
+
+test.describe
+  .serial("foundation", () => {
+    test("the first visitor sets up the instance administrator", async ({ page }) => {
+      await page.goto("/");
+      await expect(page).toHaveURL(/\/god-mode\/setup\/?$/);
+      await new GodModePage(page).setUp(admin);
+      await expect(page).toHaveURL(/\/god-mode\/general\/?$/);
+      await expect(page.getByRole("heading", { name: "General" }).first()).toBeVisible();
+      const info = await page.request.get("/api/instances/");
+      expect((await info.json()).instance).toMatchObject({ is_setup_done: true, instance_name: admin.company });
+    });
+
+    test("a new user signs up, onboards, creates a workspace and a project", async ({ page }) => {
+      const auth = new AuthPage(page);
+      await auth.signUpWithPassword(owner.email, owner.password);
+
+      await expect(page).toHaveURL(/\/onboarding\/?/);
+      await page.getByLabel("First name").fill(owner.firstName);
+      await page.getByLabel("Last name").fill(owner.lastName);
+      await page.getByRole("button", { name: "Continue" }).click();
+
+      await page.getByLabel("Workspace name").fill(workspace.name);
+      await expect(page.getByLabel("Workspace URL")).toHaveValue(workspace.slug);
+      await page.getByLabel("Organization size").selectOption("2-10");
+      await page.getByRole("button", { name: "Create workspace" }).click();
+
+      await page.getByRole("button", { name: "Skip for now" }).click();
+      await expect(page).toHaveURL(new RegExp(`/${workspace.slug}/?$`));
+
+      await page.getByRole("link", { name: "Projects", exact: true }).click();
+      await page.getByRole("button", { name: "Create project" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Project name").fill("Website Redesign");
+      await expect(dialog.getByLabel("Identifier")).toHaveValue("WR");
+      await dialog.getByRole("button", { name: "Create project" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText("Website Redesign").first()).toBeVisible();
+    });
+
+    test("the owner invites a teammate, who signs up with a unique code and joins", async ({ page, browser }) => {
+      await page.goto("/");
+      await new AuthPage(page).signInWithPassword(owner.email, owner.password);
+      await expect(page).toHaveURL(new RegExp(`/${workspace.slug}/?$`));
+
+      await page.goto(`/${workspace.slug}/settings/members/`);
+      await page.getByRole("button", { name: "Invite people" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Email").first().fill(teammate.email);
+      await dialog.getByRole("button", { name: "Send invitations" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText(teammate.email)).toBeVisible();
+
+      const invitation = await waitForMail(teammate.email);
+      const link = /https?:\/\/\S+workspace-invitations\/\S+/.exec(invitation.text)?.[0];
+      expect(link, "the invitation mail carries a link").toBeTruthy();
+
+      // The teammate opens the link in their own browser: not signed in yet, so sign up first.
+      const context = await browser.newContext();
+      const other = await context.newPage();
+      await other.goto(new URL(link as string).pathname + new URL(link as string).search);
+      await expect(other).toHaveURL(/next_path=/);
+      await other.goto(
+        `/sign-up/?next_path=${encodeURIComponent(new URL(link as string).pathname + new URL(link as string).search)}`,
+      );
+      await new AuthPage(other).signUpWithCode(teammate.email, "");
+      await expect(other).toHaveURL(/workspace-invitations/);
+      await other.getByRole("button", { name: "Accept" }).click();
+
+      // Accepted: the teammate finishes onboarding (profile, then the workspace they joined).
+      await other.waitForURL((url) => url.pathname.startsWith("/onboarding"));
+      await other.getByLabel("First name").fill("Tom");
+      await other.getByRole("button", { name: "Continue" }).click();
+      await expect(other.getByText(workspace.name, { exact: true })).toBeVisible();
+      await other.getByRole("button", { name: "Continue" }).click();
+      await other.waitForURL((url) => url.pathname === `/${workspace.slug}/`);
+      await context.close();
+
+      await page.reload();
+      await expect(page.getByText("Tom").first()).toBeVisible();
+    });
+
+    test("a session that expires mid-way returns to the same page after signing in again", async ({
+      page,
+      context,
+    }) => {
+      await page.goto("/");
+      await new AuthPage(page).signInWithPassword(owner.email, owner.password);
+      await expect(page).toHaveURL(new RegExp(`/${workspace.slug}/?$`));
+      const target = `/${workspace.slug}/settings/members/`;
+      await page.goto(target);
+      await expect(page.getByRole("button", { name: "Invite people" })).toBeVisible();
+
+      // The session ends while the app is open (cookie gone): the next in-app call answers 401,
+      // which sends the browser to sign-in carrying the page it was on.
+      await context.clearCookies({ name: "session-id" });
+      await page.getByRole("link", { name: "Projects", exact: true }).click();
+      const projectsPath = `/${workspace.slug}/projects/`;
+      await expect(page).toHaveURL(/\/\?next_path=/);
+      expect(decodeURIComponent(new URL(page.url()).searchParams.get("next_path") ?? "")).toBe(projectsPath);
+
+      await new AuthPage(page).signInWithPassword(owner.email, owner.password);
+      await expect(page).toHaveURL(new RegExp(`${projectsPath}$`));
+      await expect(page.getByText("Website Redesign").first()).toBeVisible();
+    });
+  });

@@ -1,0 +1,99 @@
+/** Page object for a project's work items board (List / Kanban / Spreadsheet, filters, bulk bar). */
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export type Layout = "List" | "Kanban" | "Spreadsheet";
+
+export class WorkItemsPage {
+  readonly page: Page;
+
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  async open(slug: string, projectId: string): Promise<void> {
+    await this.page.goto(`/${slug}/projects/${projectId}/issues/`);
+    await expect(this.page.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
+  }
+
+  async useLayout(layout: Layout): Promise<void> {
+    const button = this.page.getByRole("button", { name: layout, exact: true });
+    await button.click();
+    await expect(button).toHaveAttribute("aria-pressed", "true");
+  }
+
+  /** The create modal: title, optionally a priority, then "Create work item". */
+  async createWithModal(title: string, priority?: string): Promise<void> {
+    await this.page.getByRole("button", { name: "Add work item" }).first().click();
+    const dialog = this.page.getByRole("dialog", { name: "Create work item" });
+    await dialog.getByLabel("Title").fill(title);
+    if (priority) {
+      await dialog.getByRole("button", { name: /^Priority: / }).click();
+      await this.page.getByRole("listbox", { name: "Priority" }).getByRole("option", { name: priority }).click();
+      await expect(dialog.getByRole("button", { name: `Priority: ${priority}` })).toBeVisible();
+    }
+    await dialog.getByRole("button", { name: "Create work item" }).click();
+    await expect(dialog).toBeHidden();
+  }
+
+  /** Quick add in the first group of the list: one title per Enter, then Escape. */
+  async quickAdd(titles: string[]): Promise<void> {
+    await this.page.getByRole("button", { name: "New work item" }).first().click();
+    const input = this.page.getByRole("textbox", { name: "New work item title" });
+    for (const title of titles) {
+      await input.fill(title);
+      await input.press("Enter");
+      await expect(this.listRow(title)).toBeVisible();
+    }
+    await input.press("Escape");
+  }
+
+  listRow(name: string): Locator {
+    return this.page.getByRole("region", { name: "List" }).locator(".wi-item-row").filter({ hasText: name });
+  }
+
+  column(stateName: string): Locator {
+    return this.page.getByRole("region", { name: "Kanban" }).getByRole("region", { name: stateName, exact: true });
+  }
+
+  card(name: string): Locator {
+    return this.page.locator(".wi-card").filter({ hasText: name });
+  }
+
+  /** Drags a Kanban card onto a column with real pointer moves (dnd-kit needs several steps). */
+  async dragCardTo(name: string, stateName: string): Promise<void> {
+    const card = this.card(name);
+    await card.scrollIntoViewIfNeeded();
+    const from = await card.boundingBox();
+    const to = await this.column(stateName).locator(".wi-drop").boundingBox();
+    if (!from || !to) throw new Error("card or column not on screen");
+    const mouse = this.page.mouse;
+    await mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await mouse.down();
+    await mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 5 });
+    await mouse.move(to.x + to.width / 2, to.y + 40, { steps: 15 });
+    await mouse.move(to.x + to.width / 2, to.y + 50, { steps: 5 });
+    await mouse.up();
+  }
+
+  async toggleFilter(section: string, option: string): Promise<void> {
+    await this.page.getByRole("button", { name: "Filters" }).click();
+    const button = this.page.getByRole("group", { name: section }).getByRole("button", { name: option });
+    const pressed = await button.getAttribute("aria-pressed");
+    await button.click();
+    await expect(button).toHaveAttribute("aria-pressed", pressed === "true" ? "false" : "true");
+    await this.page.keyboard.press("Escape");
+  }
+
+  async clearFilters(): Promise<void> {
+    await this.page.getByRole("region", { name: "Applied filters" }).getByRole("button", { name: "Clear all" }).click();
+  }
+
+  sheetRow(name: string): Locator {
+    return this.page.getByRole("grid", { name: "Spreadsheet" }).getByRole("row").filter({ hasText: name });
+  }
+
+  /** Picks an option of the open single-choice picker (state, priority…). */
+  async pick(listbox: string, option: string): Promise<void> {
+    await this.page.getByRole("listbox", { name: listbox }).getByRole("option", { name: option }).click();
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * API set-up for the work-item specs: a user of their own (signed up through the HTML form with
+ * the CSRF token, then onboarded), a workspace and a project, so a spec depends on nothing but
+ * the instance administrator that 01-foundation creates. Calls go through `page.request`, which
+ * shares its cookies with the page; unsafe methods carry the app's Origin, as the browser would.
+ */
+import { expect, type Page } from "@playwright/test";
+
+export type Fixture = {
+  slug: string;
+  projectId: string;
+  identifier: string;
+  states: { id: string; name: string; group: string }[];
+};
+
+export class WorkItemsApi {
+  readonly page: Page;
+  readonly origin: string;
+
+  constructor(page: Page, origin: string) {
+    this.page = page;
+    this.origin = origin;
+  }
+
+  private async call<T>(method: "POST" | "PATCH", url: string, data: unknown): Promise<T> {
+    const response = await this.page.request.fetch(url, { method, data, headers: { Origin: this.origin } });
+    expect(response.ok(), `${method} ${url} → ${response.status()} ${await response.text()}`).toBe(true);
+    return (await response.json()) as T;
+  }
+
+  async get<T>(url: string): Promise<T> {
+    const response = await this.page.request.get(url);
+    expect(response.ok(), `GET ${url} → ${response.status()}`).toBe(true);
+    return (await response.json()) as T;
+  }
+
+  post<T>(url: string, data: unknown): Promise<T> {
+    return this.call<T>("POST", url, data);
+  }
+
+  patch<T>(url: string, data: unknown): Promise<T> {
+    return this.call<T>("PATCH", url, data);
+  }
+
+  /**
+   * When this spec runs on its own (fresh database, 01-foundation not run), set the instance up
+   * with 01's administrator first: nobody can sign up before that.
+   */
+  async ensureInstance(admin: { email: string; password: string; firstName: string; company: string }): Promise<void> {
+    const { instance } = await this.get<{ instance: { is_setup_done: boolean } }>("/api/instances/");
+    if (instance.is_setup_done) return;
+    const { csrf_token } = await this.get<{ csrf_token: string }>("/auth/get-csrf-token/");
+    const response = await this.page.request.post("/api/instances/admins/sign-up/", {
+      form: {
+        email: admin.email,
+        password: admin.password,
+        first_name: admin.firstName,
+        company_name: admin.company,
+        csrfmiddlewaretoken: csrf_token,
+      },
+      headers: { Origin: this.origin },
+      maxRedirects: 0,
+    });
+    expect(response.headers().location ?? "", "instance set-up").not.toContain("error_code");
+    // Continue as nobody: the admin's session is not this spec's user.
+    await this.page.context().clearCookies();
+  }
+
+  async signUp(email: string, password: string, firstName: string, lastName: string): Promise<void> {
+    const { csrf_token } = await this.get<{ csrf_token: string }>("/auth/get-csrf-token/");
+    const response = await this.page.request.post("/auth/sign-up/", {
+      form: { email, password, csrfmiddlewaretoken: csrf_token },
+      headers: { Origin: this.origin },
+      maxRedirects: 0,
+    });
+    expect(response.status(), `sign-up → ${response.status()}`).toBeLessThan(400);
+    expect(response.headers().location ?? "", "sign-up").not.toContain("error_code");
+    await this.patch("/api/users/me/", { first_name: firstName, last_name: lastName });
+    await this.patch("/api/users/me/profile/", {
+      onboarding_step: { profile_complete: true, workspace_create: true, workspace_invite: true, workspace_join: true },
+    });
+    await this.patch("/api/users/me/onboard/", { is_onboarded: true });
+  }
+
+  async createWorkspaceAndProject(slug: string, projectName: string, identifier: string): Promise<Fixture> {
+    await this.post("/api/workspaces/", { name: slug, slug, organization_size: "2-10" });
+    const project = await this.post<{ id: string }>(`/api/workspaces/${slug}/projects/`, {
+      name: projectName,
+      identifier,
+    });
+    const states = await this.get<Fixture["states"] | { results: Fixture["states"] }>(
+      `/api/workspaces/${slug}/projects/${project.id}/states/`,
+    );
+    return { slug, projectId: project.id, identifier, states: Array.isArray(states) ? states : states.results };
+  }
+
+  projectUrl(f: Fixture, rest: string): string {
+    return `/api/workspaces/${f.slug}/projects/${f.projectId}/${rest}`;
+  }
+
+  createLabel(f: Fixture, name: string, color: string): Promise<{ id: string }> {
+    return this.post(this.projectUrl(f, "issue-labels/"), { name, color });
+  }
+
+  createWorkItem(f: Fixture, body: Record<string, unknown>): Promise<WorkItemJson> {
+    return this.post(this.projectUrl(f, "issues/"), body);
+  }
+
+  updateWorkItem(f: Fixture, id: string, body: Record<string, unknown>): Promise<WorkItemJson> {
+    return this.patch(this.projectUrl(f, `issues/${id}/`), body);
+  }
+
+  /** Every work item of the project (one page is plenty for a spec's handful). */
+  async workItems(f: Fixture): Promise<WorkItemJson[]> {
+    const page = await this.get<{ results: WorkItemJson[] | Record<string, { results: WorkItemJson[] }> }>(
+      this.projectUrl(f, "issues/?per_page=100"),
+    );
+    return Array.isArray(page.results) ? page.results : Object.values(page.results).flatMap((g) => g.results);
+  }
+
+  async byName(f: Fixture, name: string): Promise<WorkItemJson> {
+    const item = (await this.workItems(f)).find((i) => i.name === name);
+    expect(item, `work item "${name}" exists`).toBeTruthy();
+    return item as WorkItemJson;
+  }
+}
+
+export type WorkItemJson = {
+  id: string;
+  name: string;
+  sequence_id: number;
+  state_id: string;
+  priority: string;
+  label_ids: string[];
+  parent_id: string | null;
+};

@@ -1,0 +1,44 @@
+import { useEffect } from "react";
+import { Navigate, Outlet, useLocation } from "react-router";
+import { Toaster } from "sonner";
+import { useSnapshot } from "valtio";
+import { Banner, Button, ScreenLoader } from "../components/ui";
+import { loadSession, session } from "../stores/session";
+import { theme } from "../stores/theme";
+
+/** Loads who-is-here once, and sends everyone to the god-mode set-up until an admin exists. */
+export function Root() {
+  const snap = useSnapshot(session);
+  const themeSnap = useSnapshot(theme);
+  const location = useLocation();
+  useEffect(() => {
+    void loadSession();
+  }, []);
+
+  let content = <Outlet />;
+  if (!snap.loaded) content = <ScreenLoader />;
+  else if (snap.loadError && !snap.instance)
+    content = (
+      <div className="full-center" style={{ padding: 24 }}>
+        <div className="stack" style={{ maxWidth: 420 }}>
+          <Banner>{snap.loadError}. The server may be starting or unreachable.</Banner>
+          <Button onClick={() => void loadSession()}>Try again</Button>
+        </div>
+      </div>
+    );
+  else if (snap.instance && !snap.instance.instance.is_setup_done && !location.pathname.startsWith("/god-mode"))
+    content = <Navigate to="/god-mode/setup/" replace />;
+
+  const resolved =
+    themeSnap.name === "dark" || themeSnap.name === "dark-contrast"
+      ? "dark"
+      : themeSnap.name === "system"
+        ? "system"
+        : "light";
+  return (
+    <>
+      {content}
+      <Toaster position="bottom-right" theme={resolved} richColors closeButton />
+    </>
+  );
+}

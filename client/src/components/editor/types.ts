@@ -1,0 +1,52 @@
+/**
+ * The rich-text editor's public shape, importable without loading the editor itself (the
+ * editor and tiptap live in their own chunk; see index.tsx).
+ */
+import type { AnyExtension } from "@tiptap/core";
+import type { Ref } from "react";
+
+/** What a parent can do with a mounted editor. */
+export type RichTextEditorHandle = {
+  focus: () => void;
+  clear: () => void;
+  getHTML: () => string;
+  setContent: (html: string) => void;
+  isEmpty: () => boolean;
+};
+
+/**
+ * Real-time editing (the live layer): the caller builds the Yjs extensions — e.g.
+ * `Collaboration.configure({ document: ydoc, field: "default" })` and CollaborationCaret bound
+ * to its provider — so yjs stays out of the editor's chunk until the live layer loads it. With
+ * collaboration the Y.Doc is the document: `value` is ignored and undo/redo come from Yjs
+ * (the editor's own history is switched off).
+ */
+export type CollaborationOptions = {
+  extensions: AnyExtension[];
+};
+
+export type RichTextEditorProps = {
+  /** Initial HTML; later changes are applied only while the editor isn't focused. */
+  value?: string;
+  onChange?: (html: string) => void;
+  onBlur?: () => void;
+  onFocus?: () => void;
+  placeholder?: string;
+  /** The accessible name of the editing area (role textbox). */
+  ariaLabel: string;
+  editable?: boolean;
+  /** "full": description (toolbar with blocks, tables, bubble menu); "compact": comment box. */
+  variant?: "full" | "compact";
+  /** Ctrl/Cmd+Enter. */
+  onSubmit?: () => void;
+  /** Upload a pasted, dropped or chosen image; resolves to its address. Without it, no images. */
+  onUploadImage?: (file: File) => Promise<string>;
+  /** Extra tiptap extensions (appended after the built-in ones). */
+  extensions?: AnyExtension[];
+  collaboration?: CollaborationOptions;
+  handleRef?: Ref<RichTextEditorHandle>;
+  autoFocus?: boolean;
+  /** Content shown at the right of the compact toolbar (e.g. the Comment button). */
+  footer?: React.ReactNode;
+  className?: string;
+};

@@ -1,0 +1,139 @@
+/**
+ * The live layer's client side: one WebSocket per tab (`HocuspocusProviderWebsocket` on
+ * LIVE_PATH, same origin, so the session cookie authenticates it), opened on first use and
+ * reconnecting on its own, with many documents multiplexed over it (shared/src/live/protocol.ts).
+ *
+ * - `subscribeChannel(name, handlers)`: a content-less channel (`project.{id}`, `user.{id}`) whose
+ *   stateless messages carry domain events; `onSynced` fires after every (re)connection so the
+ *   caller can catch up on what it missed while offline.
+ * - `openDocument(name)`: a Y.Doc document (page and issue editors), reopened afresh when the
+ *   server closes it with `document-reset` (its copy belongs to a replaced generation).
+ * - `connectionState`: a valtio store for the "live updates" indicator.
+ */
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
+import { type DomainEvent, LIVE_CLOSE, LIVE_PATH, parseLiveStateless } from "@tideline/shared";
+import { proxy } from "valtio";
+import * as Y from "yjs";
+
+export type ConnectionStatus = "connecting" | "connected" | "offline";
+
+export const connectionState = proxy({ status: "offline" as ConnectionStatus });
+
+let socket: HocuspocusProviderWebsocket | null = null;
+
+function liveUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === "https:" ? "wss:" : "ws:"}//${host}${LIVE_PATH}`;
+}
+
+/** The tab's WebSocket, created on first use. */
+export function liveSocket(): HocuspocusProviderWebsocket {
+  if (socket) return socket;
+  connectionState.status = "connecting";
+  socket = new HocuspocusProviderWebsocket({
+    url: liveUrl(),
+    // Retry for ever (the default gives up), backing off to 30 s between attempts.
+    maxAttempts: 0,
+    maxDelay: 30_000,
+    onStatus: ({ status }) => {
+      connectionState.status =
+        status === "connected" ? "connected" : status === "connecting" ? "connecting" : "offline";
+    },
+  });
+  // Back online: try at once instead of waiting for the next back-off step.
+  window.addEventListener("online", () => {
+    if (socket && connectionState.status !== "connected") void socket.connect();
+  });
+  return socket;
+}
+
+export type ChannelHandlers = {
+  onEvent: (event: DomainEvent) => void;
+  /** After the first connection and after every reconnection (events sent meanwhile were lost). */
+  onSynced?: () => void;
+  /** The server refused the channel (no access, signed out). */
+  onRefused?: (reason: string) => void;
+};
+
+/** Listen to a content-less channel; returns the unsubscribe. */
+export function subscribeChannel(name: string, handlers: ChannelHandlers): () => void {
+  const provider = new HocuspocusProvider({
+    name,
+    websocketProvider: liveSocket(),
+    // A channel has no shared state: no awareness traffic.
+    awareness: null,
+    onStateless: ({ payload }) => {
+      const message = parseLiveStateless(payload);
+      if (message) handlers.onEvent(message.event);
+    },
+    onSynced: ({ state }) => {
+      if (state) handlers.onSynced?.();
+    },
+    onAuthenticationFailed: ({ reason }) => handlers.onRefused?.(reason),
+  });
+  provider.attach();
+  return () => provider.destroy();
+}
+
+export type OpenDocument = {
+  /** The current provider and Y.Doc; both are replaced after a `document-reset`. */
+  readonly provider: HocuspocusProvider;
+  readonly doc: Y.Doc;
+  /** Called with the new provider/doc after a reset (editors rebuild on it). */
+  onReset: (listener: (next: { provider: HocuspocusProvider; doc: Y.Doc }) => void) => () => void;
+  close: () => void;
+};
+
+/**
+ * Open a Y.Doc document (`page.{id}`, `issue.{id}`). When the server closes it with
+ * `document-reset`, the local copy is discarded (merging it would duplicate the text) and the
+ * document is opened afresh.
+ */
+export function openDocument(name: string): OpenDocument {
+  const listeners = new Set<(next: { provider: HocuspocusProvider; doc: Y.Doc }) => void>();
+  let closed = false;
+  let current = open();
+
+  function open(): { provider: HocuspocusProvider; doc: Y.Doc } {
+    const doc = new Y.Doc();
+    const provider = new HocuspocusProvider({
+      name,
+      document: doc,
+      websocketProvider: liveSocket(),
+      onClose: ({ event }) => {
+        if (event.reason !== LIVE_CLOSE.documentReset.reason || closed) return;
+        // Leave the close handler before tearing the provider down.
+        queueMicrotask(reset);
+      },
+    });
+    provider.attach();
+    return { provider, doc };
+  }
+
+  function reset(): void {
+    if (closed) return;
+    current.provider.destroy();
+    current.doc.destroy();
+    current = open();
+    for (const listener of listeners) listener(current);
+  }
+
+  return {
+    get provider() {
+      return current.provider;
+    },
+    get doc() {
+      return current.doc;
+    },
+    onReset(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      closed = true;
+      listeners.clear();
+      current.provider.destroy();
+      current.doc.destroy();
+    },
+  };
+}

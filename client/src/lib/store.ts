@@ -1,0 +1,24 @@
+/**
+ * Store registry: every domain store is created with defineStore(), which remembers how to
+ * reset it. Sign-out and account deactivation call resetAllStores() — one registry, no
+ * hand-kept list that drifts from the real stores.
+ */
+import { proxy } from "valtio";
+
+const resetters = new Set<() => void>();
+
+export function defineStore<T extends object>(initial: () => T): T {
+  const state = proxy(initial());
+  resetters.add(() => {
+    const fresh = initial();
+    for (const key of Object.keys(state) as (keyof T)[]) {
+      if (!(key in fresh)) delete state[key];
+    }
+    Object.assign(state, fresh);
+  });
+  return state;
+}
+
+export function resetAllStores(): void {
+  for (const reset of resetters) reset();
+}

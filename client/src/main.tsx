@@ -1,0 +1,20 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router/dom";
+import { router } from "./app/router";
+import { initI18n } from "./i18n";
+import { applyTheme } from "./stores/theme";
+import "./styles/tokens.css";
+import "./styles/base.css";
+import "./styles/ui.css";
+
+applyTheme();
+await initI18n();
+
+const root = document.getElementById("root");
+if (!root) throw new Error("#root missing from index.html");
+createRoot(root).render(
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>,
+);

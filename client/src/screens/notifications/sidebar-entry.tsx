@@ -1,0 +1,57 @@
+import { userChannelName } from "@tideline/shared";
+import clsx from "clsx";
+import { Bell } from "lucide-react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { NavLink } from "react-router";
+import { useSnapshot } from "valtio";
+import { subscribeChannel } from "../../lib/live";
+import { applyNotificationEvent, loadUnreadCounts, notifications } from "../../stores/notifications";
+import { session } from "../../stores/session";
+import "./notifications.css";
+
+/**
+ * The sidebar's "Notifications" row with the unread badge. It also owns the user's live channel
+ * while the workspace shell is shown, so the badge moves without a reload.
+ */
+export function NotificationsSidebarLink({ slug }: { slug: string }) {
+  const { t } = useTranslation();
+  const userId = useSnapshot(session).user?.id;
+  const counts = useSnapshot(notifications).counts[slug];
+  const unread = counts ? counts.total + counts.mention : 0;
+
+  useEffect(() => {
+    void loadUnreadCounts(slug).catch(() => undefined);
+  }, [slug]);
+
+  useEffect(() => {
+    if (!userId) return;
+    return subscribeChannel(userChannelName(userId), {
+      onEvent: applyNotificationEvent,
+      // Events sent while the socket was down are lost: catch up on the counts.
+      onSynced: () => void loadUnreadCounts(slug).catch(() => undefined),
+    });
+  }, [userId, slug]);
+
+  const label = t("notifications.title");
+  const badge = unread > 99 ? "99+" : String(unread);
+  return (
+    <NavLink
+      to={`/${slug}/notifications/`}
+      className={({ isActive }) => clsx("sidebar-row", isActive && "active")}
+      title={unread > 0 ? t("notifications.sidebarUnread", { count: unread }) : label}
+    >
+      <span className="sidebar-row-icon notif-nav-icon">
+        <Bell size={16} />
+        {unread > 0 ? <span className="notif-nav-dot" aria-hidden /> : null}
+      </span>
+      <span className="sidebar-label">{label}</span>
+      {unread > 0 ? (
+        <span className="notif-badge" data-testid="notifications-badge">
+          <span className="visually-hidden">{t("notifications.sidebarUnread", { count: unread })}</span>
+          <span aria-hidden>{badge}</span>
+        </span>
+      ) : null}
+    </NavLink>
+  );
+}

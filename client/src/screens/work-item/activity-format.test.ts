@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import en from "../../i18n/locales/en.json";
+import { type ActivityRow, describeActivity, foldActivity, type Translate } from "./activity-format";
+
+/** The real English strings with i18next's {{name}} interpolation. */
+const t: Translate = (key, vars = {}) => {
+  let node: unknown = en;
+  for (const part of key.split(".")) node = (node as Record<string, unknown> | undefined)?.[part];
+  if (typeof node !== "string") return key;
+  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? "");
+};
+
+const ada = { first_name: "Ada", last_name: "Lovelace", display_name: "ada" };
+
+function row(partial: Partial<ActivityRow>): ActivityRow {
+  return {
+    verb: "updated",
+    field: null,
+    old_value: null,
+    new_value: null,
+    old_identifier: null,
+    new_identifier: null,
+    actor_detail: ada,
+    ...partial,
+  };
+}
+
+describe("describeActivity", () => {
+  it("names the change of state, resolving the states by id", () => {
+    const states: Record<string, string> = { s1: "Todo", s2: "In Progress" };
+    const sentence = describeActivity(
+      row({ field: "state", old_value: "Old todo", new_value: "Doing", old_identifier: "s1", new_identifier: "s2" }),
+      t,
+      { state: (id) => states[id] },
+    );
+    expect(sentence).toBe("Ada Lovelace changed the state from Todo to In Progress");
+  });
+
+  it("falls back to the stored names when the ids are unknown", () => {
+    const sentence = describeActivity(
+      row({ field: "state", old_value: "Todo", new_value: "Done", old_identifier: "gone", new_identifier: "gone2" }),
+      t,
+      { state: () => undefined },
+    );
+    expect(sentence).toBe("Ada Lovelace changed the state from Todo to Done");
+  });
+
+  it("says created, archived and restored", () => {
+    expect(describeActivity(row({ verb: "created", new_value: "Thing" }), t)).toBe(
+      "Ada Lovelace created the work item",
+    );
+    expect(describeActivity(row({ verb: "archived", field: "archived_at" }), t)).toBe(
+      "Ada Lovelace archived the work item",
+    );
+    expect(describeActivity(row({ verb: "restored", field: "archived_at" }), t)).toBe(
+      "Ada Lovelace restored the work item",
+    );
+  });
+
+  it("reads priorities with their labels", () => {
+    expect(describeActivity(row({ field: "priority", old_value: "none", new_value: "high" }), t)).toBe(
+      "Ada Lovelace changed the priority from None to High",
+    );
+  });
+
+  it("assigns and unassigns people by their current name", () => {
+    const members: Record<string, string> = { u2: "Bob Builder" };
+    const resolve = { member: (id: string) => members[id] };
+    expect(describeActivity(row({ field: "assignees", new_value: "bob", new_identifier: "u2" }), t, resolve)).toBe(
+      "Ada Lovelace assigned Bob Builder",
+    );
+    expect(describeActivity(row({ field: "assignees", old_value: "bob", old_identifier: "u2" }), t, resolve)).toBe(
+      "Ada Lovelace unassigned Bob Builder",
+    );
+  });
+
+  it("adds and removes labels", () => {
+    expect(describeActivity(row({ field: "labels", new_value: "bug", new_identifier: "l1" }), t)).toBe(
+      "Ada Lovelace added the label bug",
+    );
+    expect(describeActivity(row({ field: "labels", old_value: "bug", old_identifier: "l1" }), t)).toBe(
+      "Ada Lovelace removed the label bug",
+    );
+  });
+
+  it("formats dates as MMM dd, yyyy and says when one is removed", () => {
+    expect(describeActivity(row({ field: "target_date", new_value: "2026-01-05" }), t)).toBe(
+      "Ada Lovelace set the target date to Jan 05, 2026",
+    );
+    expect(describeActivity(row({ field: "start_date", old_value: "2026-01-05" }), t)).toBe(
+      "Ada Lovelace removed the start date",
+    );
+  });
+
+  it("describes links, attachments, sub-items and the parent", () => {
+    expect(describeActivity(row({ verb: "created", field: "link", new_value: "https://x.dev/" }), t)).toBe(
+      "Ada Lovelace added the link https://x.dev/",
+    );
+    expect(describeActivity(row({ verb: "deleted", field: "attachment", old_value: "a.pdf" }), t)).toBe(
+      "Ada Lovelace removed the attachment a.pdf",
+    );
+    expect(describeActivity(row({ verb: "created", field: "sub_issue", new_value: "WEB-4" }), t)).toBe(
+      "Ada Lovelace added WEB-4 as a sub-item",
+    );
+    expect(describeActivity(row({ field: "parent", new_value: "WEB-1", new_identifier: "p" }), t)).toBe(
+      "Ada Lovelace set the parent to WEB-1",
+    );
+    expect(describeActivity(row({ field: "parent", old_value: "WEB-1", old_identifier: "p" }), t)).toBe(
+      "Ada Lovelace removed the parent WEB-1",
+    );
+  });
+
+  it("describes relations from this item's side", () => {
+    expect(describeActivity(row({ verb: "created", field: "blocked_by", new_value: "WEB-2" }), t)).toBe(
+      "Ada Lovelace marked this as blocked by WEB-2",
+    );
+    expect(describeActivity(row({ verb: "deleted", field: "duplicate", old_value: "WEB-3" }), t)).toBe(
+      "Ada Lovelace removed the duplicate relation with WEB-3",
+    );
+  });
+
+  it("uses the display name, then 'Someone', when the full name is missing", () => {
+    const noName = { first_name: "", last_name: "", display_name: "ghost" };
+    expect(describeActivity(row({ field: "description", actor_detail: noName }), t)).toBe(
+      "ghost updated the description",
+    );
+    expect(describeActivity(row({ field: "description", actor_detail: null }), t)).toBe(
+      "Someone updated the description",
+    );
+  });
+
+  it("never leaves an unknown field unsaid", () => {
+    expect(describeActivity(row({ field: "cycle_id" }), t)).toBe("Ada Lovelace updated the cycle id");
+  });
+});
+
+describe("foldActivity", () => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes)).toISOString();
+  const change = (field: string, minutes: number, actor = "a", extra: Partial<ActivityRow> = {}) => ({
+    ...row({ field, ...extra }),
+    created_at: at(minutes),
+    actor,
+  });
+
+  it("shows a run of description saves by one person once", () => {
+    const rows = [change("description", 0), change("description", 1), change("description", 3)];
+    expect(foldActivity(rows)).toHaveLength(1);
+  });
+
+  it("keeps saves apart when someone else or something else came between, or much later", () => {
+    const rows = [
+      change("description", 0),
+      change("description", 1, "b"),
+      change("state", 2),
+      change("description", 3),
+      change("description", 40),
+    ];
+    expect(foldActivity(rows)).toHaveLength(5);
+  });
+
+  it("keeps the first old title and the last new one", () => {
+    const rows = [
+      change("name", 0, "a", { old_value: "A", new_value: "B" }),
+      change("name", 1, "a", { old_value: "B", new_value: "C" }),
+    ];
+    const [folded] = foldActivity(rows);
+    expect(folded?.old_value).toBe("A");
+    expect(folded?.new_value).toBe("C");
+  });
+});

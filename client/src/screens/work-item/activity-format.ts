@@ -1,0 +1,161 @@
+/**
+ * History rows as sentences: "Ada Lovelace changed the state from Todo to In Progress".
+ * Names come from the identifiers the server keeps beside each value (a state id, a label id, a
+ * member id…) resolved against the project as it is now, so a renamed state reads with its
+ * current name; the stored value is the fallback when the thing is gone. Pure: the translate
+ * function and the resolvers are passed in (tested in activity-format.test.ts).
+ */
+import { formatDay } from "./format";
+
+export type ActivityRow = {
+  verb: string;
+  field: string | null;
+  old_value: string | null;
+  new_value: string | null;
+  old_identifier: string | null;
+  new_identifier: string | null;
+  actor_detail: { first_name: string; last_name: string; display_name: string } | null;
+};
+
+export type Translate = (key: string, vars?: Record<string, string>) => string;
+
+export type Resolvers = {
+  state?: (id: string) => string | undefined;
+  label?: (id: string) => string | undefined;
+  member?: (id: string) => string | undefined;
+  estimate?: (id: string) => string | undefined;
+};
+
+const P = "workItem.activity";
+
+/** The person who made the change ("Ada Lovelace", else the display name). */
+export function actorName(row: Pick<ActivityRow, "actor_detail">, t: Translate): string {
+  const a = row.actor_detail;
+  if (!a) return t(`${P}.someone`);
+  return `${a.first_name} ${a.last_name}`.trim() || a.display_name || t(`${P}.someone`);
+}
+
+function named(
+  id: string | null,
+  value: string | null,
+  resolve: ((id: string) => string | undefined) | undefined,
+): string | null {
+  return (id && resolve?.(id)) || value;
+}
+
+const RELATION_FIELDS = new Set([
+  "blocked_by",
+  "blocking",
+  "relates_to",
+  "duplicate",
+  "start_before",
+  "start_after",
+  "finish_before",
+  "finish_after",
+]);
+
+/** One history row as a sentence (actor first). */
+export function describeActivity(row: ActivityRow, t: Translate, resolve: Resolvers = {}): string {
+  const actor = actorName(row, t);
+  const say = (key: string, vars: Record<string, string> = {}) => t(`${P}.${key}`, { actor, ...vars });
+  const added = row.verb === "created" || (row.new_identifier !== null && row.old_identifier === null);
+  const field = row.field;
+
+  if (row.verb === "archived") return say("archived");
+  if (row.verb === "restored") return say("restored");
+  if (field === null) {
+    if (row.verb === "created") return say("created");
+    if (row.verb === "deleted") return say("deleted");
+    return say("updated");
+  }
+
+  switch (field) {
+    case "name":
+      return say("name", { value: row.new_value ?? "" });
+    case "description":
+      return say("description");
+    case "state": {
+      const from = named(row.old_identifier, row.old_value, resolve.state);
+      const to = named(row.new_identifier, row.new_value, resolve.state) ?? t(`${P}.none`);
+      return from ? say("state", { from, to }) : say("stateSet", { to });
+    }
+    case "priority": {
+      const label = (p: string | null) => t(`workItem.priority.${p ?? "none"}`);
+      return say("priority", { from: label(row.old_value), to: label(row.new_value) });
+    }
+    case "assignees": {
+      const id = row.new_identifier ?? row.old_identifier;
+      const value = named(id, row.new_value ?? row.old_value, resolve.member) ?? t(`${P}.someone`);
+      return say(row.new_identifier ? "assigneeAdded" : "assigneeRemoved", { value });
+    }
+    case "labels": {
+      const id = row.new_identifier ?? row.old_identifier;
+      const value = named(id, row.new_value ?? row.old_value, resolve.label) ?? "";
+      return say(row.new_identifier ? "labelAdded" : "labelRemoved", { value });
+    }
+    case "parent":
+      return row.new_value
+        ? say("parentSet", { value: row.new_value })
+        : say("parentRemoved", { value: row.old_value ?? "" });
+    case "estimate_point": {
+      const value = named(row.new_identifier, row.new_value, resolve.estimate);
+      return value ? say("estimateSet", { value }) : say("estimateRemoved");
+    }
+    case "start_date":
+    case "target_date": {
+      const key = field === "start_date" ? "startDate" : "targetDate";
+      return row.new_value ? say(`${key}Set`, { value: formatDay(row.new_value) }) : say(`${key}Removed`);
+    }
+    case "link":
+      if (row.verb === "deleted") return say("linkRemoved", { value: row.old_value ?? "" });
+      if (row.verb === "updated") return say("linkUpdated", { value: row.new_value ?? "" });
+      return say("linkAdded", { value: row.new_value ?? "" });
+    case "attachment":
+      return row.verb === "deleted"
+        ? say("attachmentRemoved", { value: row.old_value ?? "" })
+        : say("attachmentAdded", { value: row.new_value ?? "" });
+    case "sub_issue":
+      return row.verb === "deleted"
+        ? say("subIssueRemoved", { value: row.old_value ?? "" })
+        : say("subIssueAdded", { value: row.new_value ?? "" });
+    case "archived_at":
+      return say(row.verb === "restored" ? "restored" : "archived");
+    default:
+      if (RELATION_FIELDS.has(field)) {
+        const value = (added ? row.new_value : row.old_value) ?? "";
+        return say(`relation.${field}.${row.verb === "deleted" ? "removed" : "added"}`, { value });
+      }
+      return say("fallback", { field: field.replace(/_/g, " ") });
+  }
+}
+
+/** Rows the timeline folds together: saving a description as you type records many. */
+const FOLDED_FIELDS = new Set(["description", "name"]);
+const FOLD_WINDOW_MS = 15 * 60 * 1000;
+
+/**
+ * Drop a row when the previous kept row is the same person changing the same field (description
+ * or title) within 15 minutes: the history keeps every save, the timeline shows the change once
+ * (the latest title wins). Rows must be in time order.
+ */
+export function foldActivity<T extends ActivityRow & { created_at: string; actor: string | null }>(
+  rows: readonly T[],
+): T[] {
+  const out: T[] = [];
+  for (const row of rows) {
+    const last = out[out.length - 1];
+    if (
+      last &&
+      row.field !== null &&
+      FOLDED_FIELDS.has(row.field) &&
+      last.field === row.field &&
+      last.actor === row.actor &&
+      Date.parse(row.created_at) - Date.parse(last.created_at) < FOLD_WINDOW_MS
+    ) {
+      out[out.length - 1] = { ...row, old_value: last.old_value };
+      continue;
+    }
+    out.push(row);
+  }
+  return out;
+}

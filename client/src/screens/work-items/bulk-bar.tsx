@@ -1,0 +1,169 @@
+/**
+ * The bulk bar, shown while work items are selected: set state, priority, assignees (added),
+ * labels (added); archive; delete (after a confirmation). All or nothing on the server; shown at
+ * once and undone with a toast if refused.
+ */
+import { PRIORITIES, type Priority } from "@tideline/shared";
+import { Archive, CircleDot, Tag, Trash2, UserRound, X } from "lucide-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { Avatar, Button, Combobox } from "../../components/ui";
+import {
+  type BulkProperties,
+  bulkArchiveWorkItems,
+  bulkDeleteWorkItems,
+  bulkUpdateWorkItems,
+  getWorkItem,
+} from "../../stores/work-items";
+import { ConfirmModal } from "../workspace/components/confirm-modal";
+import { useSelection, useWorkItemsContext } from "./context";
+import { LabelDot, PriorityIcon, stateOptions, useLabels } from "./properties";
+
+export function BulkBar() {
+  const { t } = useTranslation();
+  const { slug, projectId, lookups, isAdmin, userId } = useWorkItemsContext();
+  const selection = useSelection();
+  const names = useLabels();
+  const [confirming, setConfirming] = useState(false);
+  const [pickedAssignees, setPickedAssignees] = useState<string[]>([]);
+  const [pickedLabels, setPickedLabels] = useState<string[]>([]);
+  const ids = [...selection.selected];
+  if (!ids.length) return null;
+
+  const apply = async (properties: BulkProperties) => {
+    const ok = await bulkUpdateWorkItems(slug, projectId, ids, properties);
+    if (ok) toast.success(t("workItems.bulk.updated", { count: ids.length }));
+  };
+
+  const closed = ids.every((id) => {
+    const group = getWorkItem(id)?.state__group;
+    return group === "completed" || group === "cancelled";
+  });
+  const canDelete = isAdmin || ids.every((id) => getWorkItem(id)?.created_by === userId);
+
+  return (
+    <div className="wi-bulk" role="toolbar" aria-label={t("workItems.bulk.label")}>
+      <span className="wi-bulk-count">{t("workItems.bulk.selected", { count: ids.length })}</span>
+      <Combobox
+        label={t("workItems.bulk.setState")}
+        options={stateOptions(lookups.states)}
+        isSelected={() => false}
+        onSelect={(state_id) => void apply({ state_id })}
+        align="center"
+      >
+        <Button size="sm" variant="ghost">
+          <CircleDot size={14} aria-hidden />
+          {t("workItems.bulk.setState")}
+        </Button>
+      </Combobox>
+      <Combobox
+        label={t("workItems.bulk.setPriority")}
+        options={PRIORITIES.map((p) => ({ value: p, label: names.priority(p), icon: <PriorityIcon priority={p} /> }))}
+        isSelected={() => false}
+        onSelect={(p) => void apply({ priority: p as Priority })}
+        align="center"
+      >
+        <Button size="sm" variant="ghost">
+          <PriorityIcon priority="high" />
+          {t("workItems.bulk.setPriority")}
+        </Button>
+      </Combobox>
+      <Combobox
+        label={t("workItems.bulk.addAssignees")}
+        multiple
+        options={lookups.members.map((m) => ({
+          value: m.id,
+          label: m.name,
+          keywords: m.email,
+          icon: <Avatar name={m.name} src={m.avatar} size={18} />,
+        }))}
+        isSelected={(v) => pickedAssignees.includes(v)}
+        onSelect={(v) => setPickedAssignees((a) => (a.includes(v) ? a.filter((x) => x !== v) : [...a, v]))}
+        onOpenChange={(open) => {
+          // Applied when the picker closes, so several people travel in one request.
+          if (!open && pickedAssignees.length) {
+            void apply({ assignee_ids: pickedAssignees });
+            setPickedAssignees([]);
+          }
+        }}
+        align="center"
+      >
+        <Button size="sm" variant="ghost">
+          <UserRound size={14} aria-hidden />
+          {t("workItems.bulk.addAssignees")}
+        </Button>
+      </Combobox>
+      <Combobox
+        label={t("workItems.bulk.addLabels")}
+        multiple
+        options={lookups.labels.map((l) => ({ value: l.id, label: l.name, icon: <LabelDot color={l.color} /> }))}
+        isSelected={(v) => pickedLabels.includes(v)}
+        onSelect={(v) => setPickedLabels((a) => (a.includes(v) ? a.filter((x) => x !== v) : [...a, v]))}
+        onOpenChange={(open) => {
+          if (!open && pickedLabels.length) {
+            void apply({ label_ids: pickedLabels });
+            setPickedLabels([]);
+          }
+        }}
+        emptyText={lookups.labels.length ? t("workItems.picker.noMatch") : t("workItems.picker.noLabels")}
+        align="center"
+      >
+        <Button size="sm" variant="ghost">
+          <Tag size={14} aria-hidden />
+          {t("workItems.bulk.addLabels")}
+        </Button>
+      </Combobox>
+      <span className="wi-bulk-sep" />
+      <Button
+        size="sm"
+        variant="ghost"
+        disabled={!closed}
+        title={closed ? undefined : t("workItems.bulk.archiveHint")}
+        onClick={async () => {
+          if (await bulkArchiveWorkItems(slug, projectId, ids)) {
+            toast.success(t("workItems.bulk.archived", { count: ids.length }));
+            selection.clear();
+          }
+        }}
+      >
+        <Archive size={14} aria-hidden />
+        {t("workItems.bulk.archive")}
+      </Button>
+      <Button
+        size="sm"
+        variant="ghost"
+        className="wi-bulk-danger"
+        disabled={!canDelete}
+        title={canDelete ? undefined : t("workItems.bulk.deleteHint")}
+        onClick={() => setConfirming(true)}
+      >
+        <Trash2 size={14} aria-hidden />
+        {t("workItems.bulk.delete")}
+      </Button>
+      <button
+        type="button"
+        className="wi-icon-btn"
+        aria-label={t("workItems.bulk.clear")}
+        title={t("workItems.bulk.clear")}
+        onClick={selection.clear}
+      >
+        <X size={14} aria-hidden />
+      </button>
+      <ConfirmModal
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={t("workItems.bulk.deleteTitle", { count: ids.length })}
+        description={t("workItems.bulk.deleteDescription", { count: ids.length })}
+        confirmLabel={t("workItems.bulk.deleteConfirm")}
+        onConfirm={async () => {
+          setConfirming(false);
+          if (await bulkDeleteWorkItems(slug, projectId, ids)) {
+            toast.success(t("workItems.bulk.deleted", { count: ids.length }));
+            selection.clear();
+          }
+        }}
+      />
+    </div>
+  );
+}

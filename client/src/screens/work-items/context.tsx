@@ -1,0 +1,124 @@
+/**
+ * What every part of the work-items screen reads: the project, the caller's rights, lookups of
+ * the project's states, labels, members and estimate points, the display properties, and the
+ * screen's actions (open the peek, open the create modal). Selection has its own context so
+ * ticking a box re-renders only what shows selection.
+ */
+import type { DisplayProperties, StateGroup } from "@tideline/shared";
+import { createContext, useContext } from "react";
+import type { EstimatePoint, ProjectLabel, ProjectMeta, ProjectState } from "../../stores/project-meta";
+import { activeEstimate } from "../../stores/project-meta";
+import type { WorkItemInput } from "../../stores/work-items";
+import type { PipelineContext } from "./pipeline";
+
+export type MemberInfo = { id: string; name: string; email: string; avatar: string | null };
+
+export type Lookups = {
+  states: readonly ProjectState[];
+  stateById: ReadonlyMap<string, ProjectState>;
+  labels: readonly ProjectLabel[];
+  labelById: ReadonlyMap<string, ProjectLabel>;
+  members: readonly MemberInfo[];
+  memberById: ReadonlyMap<string, MemberInfo>;
+  /** The active estimate's points (empty when estimates are off). */
+  points: readonly EstimatePoint[];
+  pointById: ReadonlyMap<string, EstimatePoint>;
+};
+
+export function memberName(m: { display_name: string; first_name: string; last_name: string; email: string }) {
+  return m.display_name || `${m.first_name} ${m.last_name}`.trim() || m.email;
+}
+
+export function buildLookups(meta: ProjectMeta | undefined): Lookups {
+  const states = meta?.states ?? [];
+  const labels = meta?.labels ?? [];
+  const members: MemberInfo[] = (meta?.members ?? [])
+    .map((m) => ({ id: m.member.id, name: memberName(m.member), email: m.member.email, avatar: m.member.avatar_url }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const points = [...(activeEstimate(meta)?.points ?? [])].sort((a, b) => a.key - b.key);
+  return {
+    states,
+    stateById: new Map(states.map((s) => [s.id, s])),
+    labels,
+    labelById: new Map(labels.map((l) => [l.id, l])),
+    members,
+    memberById: new Map(members.map((m) => [m.id, m])),
+    points,
+    pointById: new Map(points.map((p) => [p.id, p])),
+  };
+}
+
+export function pipelineContext(lookups: Lookups, today: string): PipelineContext {
+  return {
+    states: lookups.states.map((s) => ({ id: s.id, group: s.group as StateGroup })),
+    labels: lookups.labels,
+    members: lookups.members,
+    estimatePoints: lookups.points,
+    today,
+  };
+}
+
+export type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** Wrap a translate function with a cache for option-less keys (one per language). */
+export function cachedTranslate(t: (key: string, options?: Record<string, unknown>) => unknown): Translate {
+  const cache = new Map<string, string>();
+  return (key, options) => {
+    if (options) return String(t(key, options));
+    let text = cache.get(key);
+    if (text === undefined) {
+      text = String(t(key));
+      cache.set(key, text);
+    }
+    return text;
+  };
+}
+
+export type WorkItemsContextValue = {
+  /**
+   * The screen's translate function: rows read it here instead of each subscribing to i18n, and
+   * texts without options are cached (a scrolled list asks for the same few labels thousands of times).
+   */
+  t: Translate;
+  slug: string;
+  projectId: string;
+  identifier: string;
+  /** Member or above: may create and change work items. */
+  canEdit: boolean;
+  /** Project admin: may delete anyone's items. */
+  isAdmin: boolean;
+  userId: string | null;
+  lookups: Lookups;
+  props: DisplayProperties;
+  today: string;
+  peekId: string | null;
+  openPeek: (id: string) => void;
+  openCreate: (prefill?: Partial<WorkItemInput>) => void;
+};
+
+export const WorkItemsContext = createContext<WorkItemsContextValue | null>(null);
+
+export function useWorkItemsContext(): WorkItemsContextValue {
+  const value = useContext(WorkItemsContext);
+  if (!value) throw new Error("useWorkItemsContext outside the work-items screen");
+  return value;
+}
+
+export type SelectionValue = {
+  selected: ReadonlySet<string>;
+  /** Tick or untick; with `range`, everything between the last ticked item and this one in `order`. */
+  toggle: (id: string, range?: { order: readonly string[] }) => void;
+  setAll: (ids: readonly string[], on: boolean) => void;
+  clear: () => void;
+};
+
+export const SelectionContext = createContext<SelectionValue>({
+  selected: new Set(),
+  toggle: () => undefined,
+  setAll: () => undefined,
+  clear: () => undefined,
+});
+
+export function useSelection(): SelectionValue {
+  return useContext(SelectionContext);
+}

@@ -1,0 +1,321 @@
+/**
+ * The Filters menu (priority, state group, state, assignees, created by, labels, start and due
+ * dates with the spec's presets or a custom range) and the applied filters as removable chips.
+ * Changes apply at once; the view store saves them.
+ */
+import { type IssueFilterKey, NONE_VALUE, PRIORITIES, parseDateTerm, STATE_GROUPS } from "@tideline/shared";
+import clsx from "clsx";
+import { Check, ListFilter, X } from "lucide-react";
+import { Popover } from "radix-ui";
+import { type ReactNode, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Avatar, Button } from "../../components/ui";
+import { clearFilters, type StoredFilters, setFilter, toggleFilterValue } from "../../stores/work-item-view";
+import { type Lookups, useWorkItemsContext } from "./context";
+import { formatDate, LabelDot, PriorityIcon, StateIcon, useLabels } from "./properties";
+
+type Option = { value: string; label: string; icon?: ReactNode };
+type Section = { key: IssueFilterKey; title: string; options: Option[]; kind: "multi" | "date" };
+
+const DATE_PRESETS = [
+  "1_weeks;after;fromnow",
+  "2_weeks;after;fromnow",
+  "1_months;after;fromnow",
+  "2_months;after;fromnow",
+  "1_weeks;before;ago",
+  "2_weeks;before;ago",
+  "1_months;before;ago",
+  "2_months;before;ago",
+] as const;
+
+function useSections(lookups: Lookups): Section[] {
+  const { t } = useTranslation();
+  const names = useLabels();
+  return useMemo(() => {
+    const people = (none: string | null): Option[] => [
+      ...lookups.members.map((m) => ({
+        value: m.id,
+        label: m.name,
+        icon: <Avatar name={m.name} src={m.avatar} size={16} />,
+      })),
+      ...(none ? [{ value: NONE_VALUE, label: none }] : []),
+    ];
+    const datePresets = DATE_PRESETS.map((value) => ({ value, label: t(`workItems.filters.preset.${value}`) }));
+    return [
+      {
+        key: "priority",
+        title: t("workItems.props.priority"),
+        kind: "multi",
+        options: PRIORITIES.map((p) => ({ value: p, label: names.priority(p), icon: <PriorityIcon priority={p} /> })),
+      },
+      {
+        key: "state_group",
+        title: t("workItems.filters.stateGroup"),
+        kind: "multi",
+        options: STATE_GROUPS.map((g) => ({
+          value: g,
+          label: names.stateGroup(g),
+          icon: <StateIcon group={g} color={lookups.states.find((s) => s.group === g)?.color} />,
+        })),
+      },
+      {
+        key: "state",
+        title: t("workItems.props.state"),
+        kind: "multi",
+        options: lookups.states.map((s) => ({
+          value: s.id,
+          label: s.name,
+          icon: <StateIcon group={s.group} color={s.color} />,
+        })),
+      },
+      {
+        key: "assignees",
+        title: t("workItems.props.assignees"),
+        kind: "multi",
+        options: people(t("workItems.groups.noAssignee")),
+      },
+      { key: "created_by", title: t("workItems.filters.createdBy"), kind: "multi", options: people(null) },
+      {
+        key: "labels",
+        title: t("workItems.props.labels"),
+        kind: "multi",
+        options: [
+          ...lookups.labels.map((l) => ({ value: l.id, label: l.name, icon: <LabelDot color={l.color} /> })),
+          { value: NONE_VALUE, label: t("workItems.groups.noLabels") },
+        ],
+      },
+      { key: "start_date", title: t("workItems.props.startDate"), kind: "date", options: datePresets },
+      { key: "target_date", title: t("workItems.props.dueDate"), kind: "date", options: datePresets },
+    ] satisfies Section[];
+  }, [lookups, t, names]);
+}
+
+export function FiltersMenu({ filters }: { filters: StoredFilters }) {
+  const { t } = useTranslation();
+  const { slug, projectId, lookups } = useWorkItemsContext();
+  const sections = useSections(lookups);
+  const [query, setQuery] = useState("");
+  const [open, setOpen] = useState(false);
+  const count = Object.values(filters).reduce((n, v) => n + (v?.length ?? 0), 0);
+  const q = query.trim().toLowerCase();
+
+  return (
+    <Popover.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) setQuery("");
+      }}
+    >
+      <Popover.Trigger asChild>
+        <Button variant="secondary" size="sm" className={clsx(count > 0 && "btn-active")}>
+          <ListFilter size={14} aria-hidden />
+          {t("workItems.filters.button")}
+          {count > 0 ? <span className="wi-count-badge">{count}</span> : null}
+        </Button>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content className="wi-menu-pop wi-filters-pop" align="end" sideOffset={6} collisionPadding={8}>
+          <input
+            className="combo-search"
+            placeholder={t("workItems.filters.search")}
+            aria-label={t("workItems.filters.search")}
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+          <div className="wi-filter-sections">
+            {sections.map((section) => {
+              const options = q
+                ? section.options.filter(
+                    (o) => o.label.toLowerCase().includes(q) || section.title.toLowerCase().includes(q),
+                  )
+                : section.options;
+              if (!options.length && (section.kind === "multi" || q)) return null;
+              const current = filters[section.key] ?? [];
+              return (
+                <fieldset key={section.key} className="wi-filter-section">
+                  <legend className="wi-filter-title">{section.title}</legend>
+                  {options.map((o) => {
+                    const on = current.includes(o.value);
+                    return (
+                      <button
+                        key={o.value}
+                        type="button"
+                        className="wi-filter-option"
+                        aria-pressed={on}
+                        onClick={() =>
+                          section.kind === "date"
+                            ? setFilter(slug, projectId, section.key, on ? [] : [o.value])
+                            : toggleFilterValue(slug, projectId, section.key, o.value)
+                        }
+                      >
+                        <span className={clsx("combo-check", on && "combo-check-on")} aria-hidden>
+                          {on ? <Check size={11} strokeWidth={3} /> : null}
+                        </span>
+                        {o.icon ? <span className="combo-icon">{o.icon}</span> : null}
+                        <span className="combo-label">{o.label}</span>
+                      </button>
+                    );
+                  })}
+                  {section.kind === "date" && !q ? (
+                    <CustomRange value={current} onApply={(terms) => setFilter(slug, projectId, section.key, terms)} />
+                  ) : null}
+                </fieldset>
+              );
+            })}
+          </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
+
+/** A custom date range: on or after / on or before (either may be left empty). */
+function CustomRange({ value, onApply }: { value: readonly string[]; onApply: (terms: string[]) => void }) {
+  const { t } = useTranslation();
+  const read = (op: "after" | "before") => {
+    for (const raw of value) {
+      const term = parseDateTerm(raw);
+      if (term?.kind === "absolute" && term.op === op) return term.date;
+    }
+    return "";
+  };
+  const [after, setAfter] = useState(read("after"));
+  const [before, setBefore] = useState(read("before"));
+  const invalid = Boolean(after && before && after > before);
+  return (
+    <div className="wi-custom-range">
+      <span className="wi-filter-subtitle">{t("workItems.filters.custom")}</span>
+      <div className="wi-custom-range-row">
+        <input
+          type="date"
+          className="input input-compact"
+          aria-label={t("workItems.filters.from")}
+          value={after}
+          max={before || undefined}
+          onChange={(e) => setAfter(e.target.value)}
+        />
+        <span className="subtle">–</span>
+        <input
+          type="date"
+          className="input input-compact"
+          aria-label={t("workItems.filters.to")}
+          value={before}
+          min={after || undefined}
+          onChange={(e) => setBefore(e.target.value)}
+        />
+        <Button
+          size="sm"
+          variant="secondary"
+          disabled={(!after && !before) || invalid}
+          onClick={() => onApply([...(after ? [`${after};after`] : []), ...(before ? [`${before};before`] : [])])}
+        >
+          {t("workItems.filters.apply")}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Applied filters as chips, each removable, and "Clear all". */
+export function FilterChips({ filters }: { filters: StoredFilters }) {
+  const { t } = useTranslation();
+  const { slug, projectId, lookups } = useWorkItemsContext();
+  const names = useLabels();
+  const entries = Object.entries(filters).filter(([, v]) => v && v.length > 0) as [IssueFilterKey, string[]][];
+  if (!entries.length) return null;
+
+  const title = (key: IssueFilterKey) =>
+    ({
+      priority: t("workItems.props.priority"),
+      state: t("workItems.props.state"),
+      state_group: t("workItems.filters.stateGroup"),
+      assignees: t("workItems.props.assignees"),
+      created_by: t("workItems.filters.createdBy"),
+      labels: t("workItems.props.labels"),
+      start_date: t("workItems.props.startDate"),
+      target_date: t("workItems.props.dueDate"),
+    })[key as string] ?? key;
+
+  const valueLabel = (key: IssueFilterKey, value: string): { label: string; icon?: ReactNode } => {
+    switch (key) {
+      case "priority":
+        return { label: names.priority(value), icon: <PriorityIcon priority={value} size={12} /> };
+      case "state_group":
+        return { label: names.stateGroup(value), icon: <StateIcon group={value} size={12} /> };
+      case "state": {
+        const s = lookups.stateById.get(value);
+        return {
+          label: s?.name ?? t("workItems.groups.unknown"),
+          icon: <StateIcon group={s?.group} color={s?.color} size={12} />,
+        };
+      }
+      case "assignees":
+      case "created_by": {
+        if (value === NONE_VALUE) return { label: t("workItems.groups.noAssignee") };
+        const m = lookups.memberById.get(value);
+        return {
+          label: m?.name ?? t("workItems.groups.formerMember"),
+          icon: <Avatar name={m?.name ?? "?"} src={m?.avatar} size={14} />,
+        };
+      }
+      case "labels": {
+        if (value === NONE_VALUE) return { label: t("workItems.groups.noLabels") };
+        const l = lookups.labelById.get(value);
+        return { label: l?.name ?? t("workItems.groups.unknown"), icon: <LabelDot color={l?.color ?? ""} /> };
+      }
+      case "start_date":
+      case "target_date": {
+        if ((DATE_PRESETS as readonly string[]).includes(value))
+          return { label: t(`workItems.filters.preset.${value}`) };
+        const term = parseDateTerm(value);
+        if (term?.kind === "absolute") {
+          const d = formatDate(term.date);
+          if (term.op === "after") return { label: t("workItems.filters.onOrAfter", { date: d }) };
+          if (term.op === "before") return { label: t("workItems.filters.onOrBefore", { date: d }) };
+          return { label: d };
+        }
+        return { label: value };
+      }
+      default:
+        return { label: value };
+    }
+  };
+
+  return (
+    <section className="wi-chips" aria-label={t("workItems.filters.applied")}>
+      {entries.map(([key, values]) => (
+        <div key={key} className="wi-chip-group">
+          <span className="wi-chip-title">{title(key)}</span>
+          {values.map((value) => {
+            const v = valueLabel(key, value);
+            return (
+              <span key={value} className="wi-chip">
+                {v.icon}
+                <span>{v.label}</span>
+                <button
+                  type="button"
+                  className="wi-chip-x"
+                  aria-label={t("workItems.filters.remove", { name: `${title(key)}: ${v.label}` })}
+                  onClick={() =>
+                    setFilter(
+                      slug,
+                      projectId,
+                      key,
+                      values.filter((x) => x !== value),
+                    )
+                  }
+                >
+                  <X size={12} aria-hidden />
+                </button>
+              </span>
+            );
+          })}
+        </div>
+      ))}
+      <button type="button" className="wi-clear-all" onClick={() => clearFilters(slug, projectId)}>
+        {t("workItems.filters.clearAll")}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,475 @@
+/**
+ * The kanban layout: a column per group (state by default), swimlanes per sub-group, cards with
+ * key, name and properties. Drag and drop (@dnd-kit): across columns sets the grouped property —
+ * only for the groupings in KANBAN_DRAGGABLE_GROUP_KEYS, others show a not-allowed hint — and
+ * within a column sets sort_order (−10000 first, +10000 last, midpoint between) when the order
+ * is manual. Long columns are virtualised; swimlane cells show 50 cards, then "Show more".
+ */
+import {
+  closestCorners,
+  DndContext,
+  type DragEndEvent,
+  type DragOverEvent,
+  DragOverlay,
+  type DragStartEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useDroppable,
+  useSensor,
+  useSensors,
+} from "@dnd-kit/core";
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { type GroupByKey, KANBAN_DRAGGABLE_GROUP_KEYS, type OrderByKey } from "@tideline/shared";
+import clsx from "clsx";
+import { Ban, ChevronDown, ChevronRight, Plus } from "lucide-react";
+import { createContext, memo, useContext, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { moveWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
+import { useWorkItemsContext } from "./context";
+import { useGroupInfo } from "./group-info";
+import { dropSortOrder, type Group, type GroupPatch, groupCount, moveGroupPatch, prefillFor } from "./pipeline";
+import { ItemProperties } from "./properties";
+import { QuickAdd } from "./quick-add";
+
+type CardData = { type: "card"; item: WorkItem; col: string; lane: string };
+type ColumnData = { type: "column"; col: string; lane: string };
+type DropTarget = { col: string; lane: string; blocked: boolean } | null;
+
+const NO_LANE = "__all__";
+const LANE_CAP = 50;
+
+const DropContext = createContext<{ target: DropTarget; dragging: boolean }>({ target: null, dragging: false });
+
+export function KanbanLayout({
+  groups,
+  groupBy,
+  subGroupBy,
+  orderBy,
+}: {
+  groups: Group<WorkItem>[];
+  groupBy: GroupByKey | null;
+  subGroupBy: GroupByKey | null;
+  orderBy: OrderByKey;
+}) {
+  const { t } = useTranslation();
+  const ctx = useWorkItemsContext();
+  const groupInfo = useGroupInfo();
+  const [active, setActive] = useState<CardData | null>(null);
+  const [target, setTarget] = useState<DropTarget>(null);
+  const [collapsedLanes, setCollapsedLanes] = useState<ReadonlySet<string>>(new Set());
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  const colAllowed = groupBy !== null && KANBAN_DRAGGABLE_GROUP_KEYS.includes(groupBy);
+  const laneAllowed = subGroupBy === null || KANBAN_DRAGGABLE_GROUP_KEYS.includes(subGroupBy);
+  const manual = orderBy === "sort_order";
+
+  /** Items of a cell (column × lane) in display order. */
+  const cellItems = (col: string, lane: string): WorkItem[] => {
+    const group = groups.find((g) => g.key === col);
+    if (!group) return [];
+    if (lane === NO_LANE || !group.subGroups) return group.items;
+    return group.subGroups.find((s) => s.key === lane)?.items ?? [];
+  };
+
+  const isBlocked = (from: CardData, col: string, lane: string) =>
+    (col !== from.col && !colAllowed) || (lane !== from.lane && !laneAllowed);
+
+  const readTarget = (data: unknown): { col: string; lane: string; overId: string | null } | null => {
+    const d = data as CardData | ColumnData | undefined;
+    if (!d) return null;
+    if (d.type === "card") return { col: d.col, lane: d.lane, overId: d.item.id };
+    return { col: d.col, lane: d.lane, overId: null };
+  };
+
+  const onDragStart = (event: DragStartEvent) => {
+    const data = event.active.data.current as CardData | undefined;
+    if (data) setActive(data);
+  };
+
+  const onDragOver = (event: DragOverEvent) => {
+    if (!active) return;
+    const over = readTarget(event.over?.data.current);
+    if (!over) return setTarget(null);
+    const blocked = isBlocked(active, over.col, over.lane);
+    if (!target || target.col !== over.col || target.lane !== over.lane || target.blocked !== blocked)
+      setTarget({ col: over.col, lane: over.lane, blocked });
+  };
+
+  const onDragEnd = (event: DragEndEvent) => {
+    const from = active;
+    setActive(null);
+    setTarget(null);
+    if (!from) return;
+    const over = readTarget(event.over?.data.current);
+    if (!over) return;
+    const item = from.item;
+    const changesGroup = over.col !== from.col || over.lane !== from.lane;
+    if (changesGroup && isBlocked(from, over.col, over.lane)) {
+      toast.info(t("workItems.kanban.notAllowed"), { description: t("workItems.kanban.notAllowedHint") });
+      return;
+    }
+    let patch: WorkItemPatch = {};
+    if (over.col !== from.col && groupBy) {
+      const p = moveGroupPatch(groupBy, item, from.col, over.col);
+      if (!p) return;
+      patch = { ...patch, ...(p as WorkItemPatch) };
+    }
+    if (over.lane !== from.lane && subGroupBy) {
+      // Labels/assignees as both grouping and sub-grouping: apply the lane change on top of the column change.
+      const base = { ...item, ...patch } as WorkItem;
+      const p = moveGroupPatch(subGroupBy, base, from.lane, over.lane);
+      if (!p) return;
+      patch = { ...patch, ...(p as GroupPatch as WorkItemPatch) };
+    }
+    let sortOrder: number | undefined;
+    if (manual) {
+      const list = cellItems(over.col, over.lane);
+      const others = list.filter((i) => i.id !== item.id);
+      let index = others.length;
+      if (over.overId && over.overId !== item.id) {
+        const overIndex = list.findIndex((i) => i.id === over.overId);
+        const fromIndex = list.findIndex((i) => i.id === item.id);
+        // In the same cell, the card takes the hovered card's place (arrayMove semantics).
+        index = fromIndex >= 0 ? overIndex : others.findIndex((i) => i.id === over.overId);
+        if (index < 0) index = others.length;
+      } else if (over.overId === item.id) {
+        if (!changesGroup) return;
+        index = list.findIndex((i) => i.id === item.id);
+      }
+      const next = dropSortOrder(
+        others.map((i) => i.sort_order),
+        index,
+      );
+      if (next !== item.sort_order || changesGroup) sortOrder = next;
+    }
+    if (!Object.keys(patch).length && sortOrder === undefined) return;
+    void moveWorkItem(ctx.slug, ctx.projectId, item.id, { sortOrder, patch });
+  };
+
+  const lanes: { key: string }[] = groups[0]?.subGroups?.map((s) => ({ key: s.key })) ?? [];
+  const swimlanes = subGroupBy !== null && lanes.length > 0;
+
+  const dropValue = useMemo(() => ({ target, dragging: active !== null }), [target, active]);
+
+  return (
+    <DndContext
+      sensors={sensors}
+      collisionDetection={closestCorners}
+      // Scroll the board only near its very edges, so a drop on a column near the side stays there.
+      autoScroll={{ threshold: { x: 0.08, y: 0.12 }, acceleration: 6 }}
+      onDragStart={onDragStart}
+      onDragOver={onDragOver}
+      onDragEnd={onDragEnd}
+      onDragCancel={() => {
+        setActive(null);
+        setTarget(null);
+      }}
+    >
+      <DropContext.Provider value={dropValue}>
+        {!swimlanes ? (
+          <section className="wi-board" aria-label={t("workItems.layouts.kanban")}>
+            {groups.map((group) => {
+              const info = groupInfo(groupBy, group.key, ctx.lookups);
+              return (
+                <section key={group.key} className="wi-column" aria-label={info.name}>
+                  <ColumnHeader
+                    name={info.name}
+                    icon={info.icon}
+                    count={groupCount(group)}
+                    onAdd={
+                      ctx.canEdit
+                        ? () => ctx.openCreate(prefillFor(groupBy, group.key, { states: ctx.lookups.states }))
+                        : undefined
+                    }
+                  />
+                  <VirtualColumn col={group.key} items={group.items} />
+                  <div className="wi-column-foot">
+                    <QuickAdd
+                      variant="kanban"
+                      prefill={prefillFor(groupBy, group.key, { states: ctx.lookups.states })}
+                    />
+                  </div>
+                </section>
+              );
+            })}
+          </section>
+        ) : (
+          <section className="wi-board wi-board-lanes" aria-label={t("workItems.layouts.kanban")}>
+            <div className="wi-lane-head-row">
+              {groups.map((group) => {
+                const info = groupInfo(groupBy, group.key, ctx.lookups);
+                return (
+                  <div key={group.key} className="wi-column wi-column-headonly">
+                    <ColumnHeader name={info.name} icon={info.icon} count={groupCount(group)} />
+                  </div>
+                );
+              })}
+            </div>
+            {lanes.map((lane) => {
+              const info = groupInfo(subGroupBy, lane.key, ctx.lookups);
+              const count = new Set(
+                groups.flatMap((g) => g.subGroups?.find((s) => s.key === lane.key)?.items.map((i) => i.id) ?? []),
+              ).size;
+              const isCollapsed = collapsedLanes.has(lane.key);
+              return (
+                <section key={lane.key} className="wi-lane" aria-label={info.name}>
+                  <button
+                    type="button"
+                    className="wi-lane-toggle"
+                    aria-expanded={!isCollapsed}
+                    onClick={() =>
+                      setCollapsedLanes((current) => {
+                        const next = new Set(current);
+                        if (next.has(lane.key)) next.delete(lane.key);
+                        else next.add(lane.key);
+                        return next;
+                      })
+                    }
+                  >
+                    {isCollapsed ? <ChevronRight size={14} aria-hidden /> : <ChevronDown size={14} aria-hidden />}
+                    <span className="wi-group-icon">{info.icon}</span>
+                    <span className="wi-group-name">{info.name}</span>
+                    <span className="wi-group-count">{count}</span>
+                  </button>
+                  {isCollapsed ? null : (
+                    <div className="wi-lane-cells">
+                      {groups.map((group) => {
+                        const items = group.subGroups?.find((s) => s.key === lane.key)?.items ?? [];
+                        return (
+                          <div key={group.key} className="wi-column wi-cell">
+                            <CappedCell col={group.key} lane={lane.key} items={items} />
+                            <div className="wi-column-foot">
+                              <QuickAdd
+                                variant="kanban"
+                                prefill={{
+                                  ...prefillFor(groupBy, group.key, { states: ctx.lookups.states }),
+                                  ...prefillFor(subGroupBy, lane.key, { states: ctx.lookups.states }),
+                                }}
+                              />
+                            </div>
+                          </div>
+                        );
+                      })}
+                    </div>
+                  )}
+                </section>
+              );
+            })}
+          </section>
+        )}
+      </DropContext.Provider>
+      <DragOverlay dropAnimation={null}>
+        {active ? (
+          <div className="wi-card wi-card-overlay">
+            <CardBody item={active.item} />
+          </div>
+        ) : null}
+      </DragOverlay>
+    </DndContext>
+  );
+}
+
+function ColumnHeader({
+  name,
+  icon,
+  count,
+  onAdd,
+}: {
+  name: string;
+  icon: React.ReactNode;
+  count: number;
+  onAdd?: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <header className="wi-column-head">
+      <span className="wi-group-icon">{icon}</span>
+      <h2 className="wi-group-name">{name}</h2>
+      <span className="wi-group-count">{count}</span>
+      <span className="spacer" />
+      {onAdd ? (
+        <button
+          type="button"
+          className="wi-icon-btn"
+          aria-label={t("workItems.groups.addTo", { name })}
+          title={t("workItems.groups.addTo", { name })}
+          onClick={onAdd}
+        >
+          <Plus size={14} aria-hidden />
+        </button>
+      ) : null}
+    </header>
+  );
+}
+
+/** The drop zone of a cell: highlighted while a card hovers it, or marked not allowed. */
+function DropZone({
+  col,
+  lane,
+  children,
+  className,
+  scrollRef,
+}: {
+  col: string;
+  lane: string;
+  children: React.ReactNode;
+  className?: string;
+  scrollRef?: React.Ref<HTMLDivElement>;
+}) {
+  const { t } = useTranslation();
+  const { setNodeRef } = useDroppable({ id: `col|${lane}|${col}`, data: { type: "column", col, lane } });
+  const { target, dragging } = useContext(DropContext);
+  const here = dragging && target?.col === col && target.lane === lane;
+  return (
+    <div
+      ref={(el) => {
+        setNodeRef(el);
+        if (typeof scrollRef === "function") scrollRef(el);
+        else if (scrollRef) (scrollRef as React.RefObject<HTMLDivElement | null>).current = el;
+      }}
+      className={clsx(
+        "wi-drop",
+        className,
+        here && !target?.blocked && "is-over",
+        here && target?.blocked && "is-blocked",
+      )}
+    >
+      {here && target?.blocked ? (
+        <div className="wi-drop-blocked" role="status">
+          <Ban size={14} aria-hidden />
+          {t("workItems.kanban.notAllowed")}
+        </div>
+      ) : null}
+      {children}
+    </div>
+  );
+}
+
+/** A column's cards, virtualised (only the visible ones are in the page). */
+function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
+  const { t } = useTranslation();
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const ids = useMemo(() => items.map((i) => cardId(NO_LANE, col, i.id)), [items, col]);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    getItemKey: (index) => items[index]?.id ?? index,
+    overscan: 6,
+    gap: 8,
+  });
+  return (
+    <DropZone col={col} lane={NO_LANE} className="wi-column-body" scrollRef={scrollRef}>
+      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+        {items.length === 0 ? <div className="wi-column-empty">{t("workItems.kanban.empty")}</div> : null}
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const item = items[v.index];
+            if (!item) return null;
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className="wi-vcard"
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <Card item={item} col={col} lane={NO_LANE} />
+              </div>
+            );
+          })}
+        </div>
+      </SortableContext>
+    </DropZone>
+  );
+}
+
+/** A swimlane cell: the first 50 cards, then "Show more". */
+function CappedCell({ col, lane, items }: { col: string; lane: string; items: WorkItem[] }) {
+  const { t } = useTranslation();
+  const [cap, setCap] = useState(LANE_CAP);
+  const shown = items.slice(0, cap);
+  const ids = useMemo(() => shown.map((i) => cardId(lane, col, i.id)), [shown, lane, col]);
+  return (
+    <DropZone col={col} lane={lane} className="wi-cell-body">
+      <SortableContext items={ids} strategy={verticalListSortingStrategy}>
+        {shown.map((item) => (
+          <Card key={item.id} item={item} col={col} lane={lane} />
+        ))}
+      </SortableContext>
+      {items.length > cap ? (
+        <button type="button" className="quick-add-btn" onClick={() => setCap((c) => c + LANE_CAP)}>
+          {t("workItems.kanban.showMore", { count: items.length - cap })}
+        </button>
+      ) : null}
+    </DropZone>
+  );
+}
+
+const cardId = (lane: string, col: string, id: string) => `${lane}|${col}|${id}`;
+
+const Card = memo(function Card({ item, col, lane }: { item: WorkItem; col: string; lane: string }) {
+  const ctx = useWorkItemsContext();
+  const temp = item.id.startsWith("temp-");
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: cardId(lane, col, item.id),
+    data: { type: "card", item, col, lane } satisfies CardData,
+    disabled: !ctx.canEdit || temp,
+  });
+  return (
+    // useSortable's attributes make the card a focusable role=button.
+    // biome-ignore lint/a11y/noStaticElementInteractions: role and tabIndex come from the spread attributes
+    <div
+      ref={setNodeRef}
+      className={clsx(
+        "wi-card",
+        isDragging && "is-dragging",
+        ctx.peekId === item.id && "is-active",
+        temp && "is-pending",
+      )}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+      {...attributes}
+      {...listeners}
+      // The card is a button for keyboards: Enter opens the peek; Space picks it up to move.
+      onKeyDown={(event) => {
+        if (event.key === "Enter" && event.target === event.currentTarget && !temp) {
+          event.preventDefault();
+          ctx.openPeek(item.id);
+          return;
+        }
+        listeners?.onKeyDown?.(event);
+      }}
+      onClick={() => {
+        if (!temp) ctx.openPeek(item.id);
+      }}
+    >
+      <CardBody item={item} />
+    </div>
+  );
+});
+
+function CardBody({ item }: { item: WorkItem }) {
+  const ctx = useWorkItemsContext();
+  return (
+    <>
+      {ctx.props.key ? (
+        <div className="wi-card-key">
+          {item.id.startsWith("temp-") ? `${ctx.identifier}-…` : `${ctx.identifier}-${item.sequence_id}`}
+        </div>
+      ) : null}
+      <div className="wi-card-name">{item.name}</div>
+      <ItemProperties item={item} />
+    </>
+  );
+}

@@ -1,0 +1,222 @@
+/**
+ * The list layout: collapsible group headers and 36px rows, flattened into one virtual list
+ * (@tanstack/react-virtual) so 10,000 rows scroll smoothly — only what is on screen is rendered.
+ */
+
+import { useVirtualizer } from "@tanstack/react-virtual";
+import type { GroupByKey } from "@tideline/shared";
+import clsx from "clsx";
+import { ChevronDown, ChevronRight, Plus } from "lucide-react";
+import { type MouseEvent, memo, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { WorkItem } from "../../stores/work-items";
+import { useSelection, useWorkItemsContext } from "./context";
+import { useGroupInfo } from "./group-info";
+import { type Group, groupCount, prefillFor } from "./pipeline";
+import { ItemProperties } from "./properties";
+import { QuickAdd } from "./quick-add";
+
+type Row =
+  | { kind: "group"; id: string; group: Group<WorkItem> }
+  | { kind: "item"; id: string; groupKey: string; item: WorkItem }
+  | { kind: "add"; id: string; groupKey: string };
+
+const HEIGHT = { group: 40, item: 36, add: 36 } as const;
+
+export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; groupBy: GroupByKey | null }) {
+  const { t } = useTranslation();
+  const ctx = useWorkItemsContext();
+  const selection = useSelection();
+  const groupInfo = useGroupInfo();
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const rows = useMemo(() => {
+    const out: Row[] = [];
+    for (const group of groups) {
+      if (groupBy) out.push({ kind: "group", id: `g:${group.key}`, group });
+      if (groupBy && collapsed.has(group.key)) continue;
+      for (const item of group.items)
+        out.push({ kind: "item", id: `${group.key}:${item.id}`, groupKey: group.key, item });
+      if (ctx.canEdit) out.push({ kind: "add", id: `a:${group.key}`, groupKey: group.key });
+    }
+    return out;
+  }, [groups, groupBy, collapsed, ctx.canEdit]);
+
+  /** Where each group header starts (rows have fixed heights), for the sticky header. */
+  const headerStarts = useMemo(() => {
+    const out: { start: number; group: Group<WorkItem> }[] = [];
+    let y = 0;
+    for (const row of rows) {
+      if (row.kind === "group") out.push({ start: y, group: row.group });
+      y += HEIGHT[row.kind];
+    }
+    return out;
+  }, [rows]);
+
+  /** Display order of item ids (each once), for shift-click ranges. */
+  const order = useMemo(() => {
+    const seen = new Set<string>();
+    for (const row of rows) if (row.kind === "item") seen.add(row.item.id);
+    return [...seen];
+  }, [rows]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (index) => HEIGHT[rows[index]?.kind ?? "item"],
+    getItemKey: (index) => rows[index]?.id ?? index,
+    overscan: 12,
+  });
+
+  // A new grouping or order starts at the top.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the grouping changes
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [groupBy]);
+
+  const offset = virtualizer.scrollOffset ?? 0;
+  let current: Group<WorkItem> | null = null;
+  for (const h of headerStarts) {
+    if (h.start <= offset) current = h.group;
+    else break;
+  }
+
+  const groupHeader = (group: Group<WorkItem>, className: string, style?: React.CSSProperties, key?: string) => {
+    const info = groupInfo(groupBy, group.key, ctx.lookups);
+    const isCollapsed = collapsed.has(group.key);
+    return (
+      <div key={key} className={className} style={style}>
+        <button
+          type="button"
+          className="wi-group-toggle"
+          aria-expanded={!isCollapsed}
+          onClick={() => toggleGroup(group.key)}
+        >
+          {isCollapsed ? <ChevronRight size={14} aria-hidden /> : <ChevronDown size={14} aria-hidden />}
+          <span className="wi-group-icon">{info.icon}</span>
+          <span className="wi-group-name">{info.name}</span>
+          <span className="wi-group-count">{groupCount(group)}</span>
+        </button>
+        {ctx.canEdit ? (
+          <button
+            type="button"
+            className="wi-icon-btn"
+            aria-label={t("workItems.groups.addTo", { name: info.name })}
+            title={t("workItems.groups.addTo", { name: info.name })}
+            onClick={() => ctx.openCreate(prefillFor(groupBy, group.key, { states: ctx.lookups.states }))}
+          >
+            <Plus size={14} aria-hidden />
+          </button>
+        ) : null}
+      </div>
+    );
+  };
+
+  const toggleGroup = (key: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+
+  return (
+    <section className="wi-list" ref={scrollRef} aria-label={t("workItems.layouts.list")}>
+      {groupBy && current && offset > 0 ? (
+        // The current group's header stays on top while its rows scroll (hidden from readers: a copy).
+        <div className="wi-sticky-group" aria-hidden>
+          {groupHeader(current, "wi-group-row wi-group-row-sticky")}
+        </div>
+      ) : null}
+      <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index];
+          if (!row) return null;
+          const style = { transform: `translateY(${v.start}px)`, height: v.size } as const;
+          if (row.kind === "group") return groupHeader(row.group, "wi-vrow wi-group-row", style, row.id);
+          if (row.kind === "add") {
+            return (
+              <div key={row.id} className="wi-vrow wi-add-row" style={style}>
+                <QuickAdd variant="list" prefill={prefillFor(groupBy, row.groupKey, { states: ctx.lookups.states })} />
+              </div>
+            );
+          }
+          return (
+            <ListRow
+              key={row.id}
+              item={row.item}
+              top={v.start}
+              selected={selection.selected.has(row.item.id)}
+              selecting={selection.selected.size > 0}
+              active={ctx.peekId === row.item.id}
+              order={order}
+            />
+          );
+        })}
+      </div>
+    </section>
+  );
+}
+
+const ListRow = memo(function ListRow({
+  item,
+  top,
+  selected,
+  selecting,
+  active,
+  order,
+}: {
+  item: WorkItem;
+  top: number;
+  selected: boolean;
+  selecting: boolean;
+  active: boolean;
+  order: readonly string[];
+}) {
+  const ctx = useWorkItemsContext();
+  const { t } = ctx;
+  const selection = useSelection();
+  const temp = item.id.startsWith("temp-");
+  const key = temp ? `${ctx.identifier}-…` : `${ctx.identifier}-${item.sequence_id}`;
+  const onCheck = (event: MouseEvent) => {
+    event.stopPropagation();
+    selection.toggle(item.id, event.shiftKey ? { order } : undefined);
+  };
+  return (
+    <div
+      className={clsx("wi-vrow wi-item-row", selected && "is-selected", active && "is-active", temp && "is-pending")}
+      style={{ transform: `translateY(${top}px)`, height: HEIGHT.item }}
+    >
+      {ctx.canEdit ? (
+        <label className={clsx("wi-check", (selecting || selected) && "wi-check-visible")}>
+          <input
+            type="checkbox"
+            checked={selected}
+            onChange={() => undefined}
+            onClick={onCheck}
+            aria-label={t("workItems.select.item", { key })}
+          />
+        </label>
+      ) : (
+        <span className="wi-check-spacer" />
+      )}
+      <button
+        type="button"
+        className="wi-row-main"
+        onClick={(event) => {
+          if (temp) return;
+          if (event.shiftKey || event.metaKey || event.ctrlKey) {
+            if (ctx.canEdit) selection.toggle(item.id, event.shiftKey ? { order } : undefined);
+            return;
+          }
+          ctx.openPeek(item.id);
+        }}
+      >
+        {ctx.props.key ? <span className="wi-key">{key}</span> : null}
+        <span className="wi-name">{item.name}</span>
+      </button>
+      <ItemProperties item={item} />
+    </div>
+  );
+});

@@ -1,0 +1,412 @@
+/**
+ * The board's local pipeline (the spec's local-database mode): filter, group, sub-group and order
+ * a project's cached work items with the server's semantics — the shared filter evaluator, the
+ * server's group keys (an item with two labels is in both label groups; items without a value are
+ * in "None") and its orderings (urgent first; items without the value last in both directions;
+ * ties by sequence_id then id). Pure functions only: the unit tests run them in node.
+ */
+import {
+  type DisplayScope,
+  type FilterableIssue,
+  type GroupByKey,
+  type IssueFilters,
+  issuePosition,
+  matchesDisplayScope,
+  matchesFilters,
+  matchesSearch,
+  NONE_GROUP,
+  type OrderByKey,
+  PRIORITIES,
+  type Priority,
+  STATE_GROUPS,
+} from "@tideline/shared";
+
+/** What the pipeline reads of a work item (the cache's WorkItem fits). */
+export type PipelineItem = FilterableIssue & {
+  id: string;
+  name: string;
+  sequence_id: number;
+  sort_order: number;
+  created_at: string;
+  updated_at: string;
+  estimate_point: string | null;
+  archived_at: string | null;
+  is_draft: boolean;
+  module_ids?: readonly string[];
+};
+
+/** The project's named values, in display order (states by group then sequence, labels by sort_order). */
+export type PipelineContext = {
+  states: readonly { id: string; group: string }[];
+  labels: readonly { id: string; name: string }[];
+  members: readonly { id: string; name: string }[];
+  estimatePoints: readonly { id: string; key: number }[];
+  /** Today as yyyy-MM-dd (relative date filters). */
+  today: string;
+};
+
+export type PipelineOptions = {
+  filters: IssueFilters;
+  scope: DisplayScope;
+  search?: string;
+  projectIdentifier?: string;
+  groupBy: GroupByKey | null;
+  subGroupBy: GroupByKey | null;
+  orderBy: OrderByKey;
+  showEmptyGroups: boolean;
+};
+
+export type Group<T> = {
+  key: string;
+  /** Items of the group (all of its sub-groups together when sub-grouped), in order. */
+  items: T[];
+  subGroups: Group<T>[] | null;
+  /** How many items the group holds when `items` is only its first page (the server's first paint). */
+  count?: number;
+};
+
+/** The number a group header shows. */
+export function groupCount<T>(group: Group<T>): number {
+  return group.count ?? group.items.length;
+}
+
+// ───────────── filtering ─────────────
+
+/** Live items that pass the filters, the display scope and the search. */
+export function filterItems<T extends PipelineItem>(
+  items: Iterable<T>,
+  options: Pick<PipelineOptions, "filters" | "scope" | "search" | "projectIdentifier">,
+  today: string,
+): T[] {
+  const out: T[] = [];
+  const search = options.search?.trim() ?? "";
+  for (const item of items) {
+    if (item.archived_at || item.is_draft) continue;
+    if (!matchesFilters(item, options.filters, today)) continue;
+    if (!matchesDisplayScope(item, options.scope)) continue;
+    if (search && !matchesSearch(item, search, options.projectIdentifier)) continue;
+    out.push(item);
+  }
+  return out;
+}
+
+// ───────────── ordering ─────────────
+
+const PRIORITY_RANK = new Map<string, number>(PRIORITIES.map((p, i) => [p, i]));
+const STATE_GROUP_RANK = new Map<string, number>(STATE_GROUPS.map((g, i) => [g, i]));
+
+type SortValue = number | string | null;
+
+function sortValue(item: PipelineItem, key: string, ctx: PipelineContext, pointKeys: Map<string, number>): SortValue {
+  switch (key) {
+    case "sort_order":
+      return item.sort_order;
+    case "created_at":
+      return item.created_at;
+    case "updated_at":
+      return item.updated_at;
+    case "start_date":
+      return item.start_date;
+    case "target_date":
+      return item.target_date;
+    case "name":
+      return (item.name ?? "").toLowerCase();
+    case "priority":
+      return PRIORITY_RANK.get(item.priority) ?? null;
+    case "state__group":
+      return item.state__group ? (STATE_GROUP_RANK.get(item.state__group) ?? null) : null;
+    case "estimate_point__key":
+      return item.estimate_point ? (pointKeys.get(item.estimate_point) ?? null) : null;
+    default:
+      void ctx;
+      return null;
+  }
+}
+
+/**
+ * Order items as the server's order_by does: ascending, or descending with "-"; items without the
+ * value last in both directions; ties by sequence_id (same direction), then id.
+ */
+export function sortItems<T extends PipelineItem>(items: T[], orderBy: OrderByKey, ctx: PipelineContext): T[] {
+  const desc = orderBy.startsWith("-");
+  const key = desc ? orderBy.slice(1) : orderBy;
+  const dir = desc ? -1 : 1;
+  const tie = (a: T, b: T) => dir * (a.sequence_id - b.sequence_id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  if (key === "sequence_id") return [...items].sort(tie);
+  const pointKeys = new Map(ctx.estimatePoints.map((p) => [p.id, p.key]));
+  // Decorate once: a 10,000-item sort reads each value once, not per comparison.
+  const decorated = items.map((item) => ({ item, v: sortValue(item, key, ctx, pointKeys) }));
+  decorated.sort((a, b) => {
+    if (a.v === null || b.v === null) {
+      if (a.v === null && b.v !== null) return 1;
+      if (b.v === null && a.v !== null) return -1;
+      return tie(a.item, b.item);
+    }
+    const c = a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+    return dir * c || tie(a.item, b.item);
+  });
+  return decorated.map((d) => d.item);
+}
+
+// ───────────── grouping ─────────────
+
+/** The group keys an item belongs to for a grouping (several for labels and assignees). */
+export function groupKeysOf(item: PipelineItem, key: GroupByKey): string[] {
+  switch (key) {
+    case "state_id":
+      return [item.state_id ?? NONE_GROUP];
+    case "state__group":
+      return [item.state__group ?? NONE_GROUP];
+    case "priority":
+      return [item.priority];
+    case "labels__id":
+      return item.label_ids.length ? [...new Set(item.label_ids)] : [NONE_GROUP];
+    case "assignees__id":
+      return item.assignee_ids.length ? [...new Set(item.assignee_ids)] : [NONE_GROUP];
+    case "created_by":
+      return [item.created_by ?? NONE_GROUP];
+    case "project_id":
+      return [item.project_id];
+    case "target_date":
+      return [item.target_date?.slice(0, 10) ?? NONE_GROUP];
+    case "start_date":
+      return [item.start_date?.slice(0, 10) ?? NONE_GROUP];
+    case "estimate_point":
+      return [item.estimate_point ?? NONE_GROUP];
+    case "cycle_id":
+    case "module_id":
+      // Not built yet: everything is in None.
+      return [NONE_GROUP];
+  }
+}
+
+/** Groups a grouping always shows (even empty), in display order — as the server's list does. */
+export function knownGroupKeys(key: GroupByKey, ctx: PipelineContext): string[] {
+  switch (key) {
+    case "state_id":
+      return ctx.states.map((s) => s.id);
+    case "state__group":
+      return [...STATE_GROUPS];
+    case "priority":
+      return [...PRIORITIES];
+    case "labels__id":
+      return [...ctx.labels.map((l) => l.id), NONE_GROUP];
+    case "assignees__id":
+      return [...ctx.members.map((m) => m.id), NONE_GROUP];
+    case "estimate_point":
+      return [...ctx.estimatePoints.map((p) => p.id), NONE_GROUP];
+    case "cycle_id":
+    case "module_id":
+    case "target_date":
+    case "start_date":
+      return [NONE_GROUP];
+    default:
+      return [];
+  }
+}
+
+/** Known keys first in their order, then the others (dates ascending, creators by name), None last. */
+function orderGroupKeys(found: Iterable<string>, key: GroupByKey, ctx: PipelineContext): string[] {
+  const known = knownGroupKeys(key, ctx);
+  const all = new Set([...known, ...found]);
+  const knownSet = new Set(known);
+  const names = new Map(ctx.members.map((m) => [m.id, m.name.toLowerCase()]));
+  const rest = [...all]
+    .filter((k) => !knownSet.has(k) && k !== NONE_GROUP)
+    .sort((a, b) => {
+      if (key === "created_by") {
+        const na = names.get(a) ?? a;
+        const nb = names.get(b) ?? b;
+        return na < nb ? -1 : na > nb ? 1 : 0;
+      }
+      return a < b ? -1 : a > b ? 1 : 0;
+    });
+  const head = known.filter((k) => k !== NONE_GROUP);
+  return [...head, ...rest, ...(all.has(NONE_GROUP) ? [NONE_GROUP] : [])];
+}
+
+function bucket<T extends PipelineItem>(items: readonly T[], key: GroupByKey): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    for (const k of groupKeysOf(item, key)) {
+      const list = out.get(k);
+      if (list) list.push(item);
+      else out.set(k, [item]);
+    }
+  }
+  return out;
+}
+
+function groupsOf<T extends PipelineItem>(
+  items: readonly T[],
+  key: GroupByKey,
+  ctx: PipelineContext,
+  showEmpty: boolean,
+): Group<T>[] {
+  const buckets = bucket(items, key);
+  const keys = orderGroupKeys(buckets.keys(), key, ctx).filter((k) => showEmpty || buckets.has(k));
+  return keys.map((k) => ({ key: k, items: buckets.get(k) ?? [], subGroups: null }));
+}
+
+/**
+ * The whole pipeline: filter, order, group (and sub-group). Without group_by the result is one
+ * group with key "all". Items keep the order inside every group.
+ */
+export function buildGroups<T extends PipelineItem>(
+  items: Iterable<T>,
+  options: PipelineOptions,
+  ctx: PipelineContext,
+): { groups: Group<T>[]; total: number; items: T[] } {
+  const filtered = filterItems(items, options, ctx.today);
+  const ordered = sortItems(filtered, options.orderBy, ctx);
+  if (!options.groupBy)
+    return { groups: [{ key: "all", items: ordered, subGroups: null }], total: ordered.length, items: ordered };
+  const groups = groupsOf(ordered, options.groupBy, ctx, options.showEmptyGroups);
+  const sub = options.subGroupBy && options.subGroupBy !== options.groupBy ? options.subGroupBy : null;
+  if (sub) {
+    // Every column shows the same swimlanes, so lanes are computed over all items.
+    const laneKeys = groupsOf(ordered, sub, ctx, options.showEmptyGroups).map((g) => g.key);
+    for (const group of groups) {
+      const inner = bucket(group.items, sub);
+      group.subGroups = laneKeys.map((k) => ({ key: k, items: inner.get(k) ?? [], subGroups: null }));
+    }
+  }
+  return { groups, total: ordered.length, items: ordered };
+}
+
+// ───────────── drag and drop ─────────────
+
+/**
+ * The sort_order of an item dropped at `index` of a list (the list without the dragged item, in
+ * display order): the first position is the first − 10000, the last the last + 10000, otherwise the
+ * average of the neighbours (product-domain §5).
+ */
+export function dropSortOrder(sortOrders: readonly number[], index: number): number {
+  const at = Math.max(0, Math.min(index, sortOrders.length));
+  const before = at > 0 ? (sortOrders[at - 1] ?? null) : null;
+  const after = at < sortOrders.length ? (sortOrders[at] ?? null) : null;
+  return issuePosition(before, after);
+}
+
+export type GroupPatch = Partial<{
+  state_id: string | null;
+  priority: Priority;
+  label_ids: string[];
+  assignee_ids: string[];
+  start_date: string | null;
+  target_date: string | null;
+  estimate_point: string | null;
+}>;
+
+/**
+ * What changes when an item moves from group `from` to group `to` of a grouping: the new state or
+ * priority; for labels and assignees the old group's value is replaced by the new one (None empties
+ * the list). Null when the grouping can't be set by moving (creator, state group, cycles, modules).
+ */
+export function moveGroupPatch(
+  key: GroupByKey,
+  item: Pick<PipelineItem, "label_ids" | "assignee_ids">,
+  from: string,
+  to: string,
+): GroupPatch | null {
+  if (from === to) return {};
+  switch (key) {
+    case "state_id":
+      return to === NONE_GROUP ? null : { state_id: to };
+    case "priority":
+      return (PRIORITIES as readonly string[]).includes(to) ? { priority: to as Priority } : null;
+    case "labels__id":
+      return { label_ids: swap(item.label_ids, from, to) };
+    case "assignees__id":
+      return { assignee_ids: swap(item.assignee_ids, from, to) };
+    default:
+      return null;
+  }
+}
+
+function swap(values: readonly string[], from: string, to: string): string[] {
+  if (to === NONE_GROUP) return [];
+  const kept = values.filter((v) => v !== from);
+  return kept.includes(to) ? kept : [...kept, to];
+}
+
+/**
+ * Values a new item created in a group starts with (quick add): the group's state, priority,
+ * label, assignee or date. Cycles, modules and None groups prefill nothing.
+ */
+export function prefillFor(
+  key: GroupByKey | null,
+  groupKey: string,
+  ctx?: Pick<PipelineContext, "states">,
+): GroupPatch {
+  if (!key || groupKey === NONE_GROUP || groupKey === "all") return {};
+  switch (key) {
+    case "state_id":
+      return { state_id: groupKey };
+    case "state__group": {
+      // The group's first state (states are in display order).
+      const state = ctx?.states.find((s) => s.group === groupKey);
+      return state ? { state_id: state.id } : {};
+    }
+    case "priority":
+      return (PRIORITIES as readonly string[]).includes(groupKey) ? { priority: groupKey as Priority } : {};
+    case "labels__id":
+      return { label_ids: [groupKey] };
+    case "assignees__id":
+      return { assignee_ids: [groupKey] };
+    case "target_date":
+      return { target_date: groupKey };
+    case "start_date":
+      return { start_date: groupKey };
+    case "estimate_point":
+      return { estimate_point: groupKey };
+    default:
+      return {};
+  }
+}
+
+// ───────────── the server's first page ─────────────
+
+type Cell<T> = { results: T[]; total_results: number };
+
+/**
+ * The server's paged list answer (flat, grouped or sub-grouped) as groups, for the first paint
+ * while the cache loads. Known empty groups come from the server; `showEmptyGroups` drops them.
+ */
+export function pageToGroups<T extends { id: string }>(
+  results: T[] | Record<string, Cell<T>> | Record<string, { results: Record<string, Cell<T>>; total_results: number }>,
+  totalCount: number,
+  options: { grouped: boolean; subGrouped: boolean; showEmptyGroups: boolean },
+): { groups: Group<T>[]; total: number; items: T[] } {
+  if (Array.isArray(results) || !options.grouped) {
+    const items = Array.isArray(results) ? results : [];
+    return { groups: [{ key: "all", items, subGroups: null, count: totalCount }], total: totalCount, items };
+  }
+  const groups: Group<T>[] = [];
+  const all = new Map<string, T>();
+  for (const [key, cell] of Object.entries(results)) {
+    if (!options.showEmptyGroups && cell.total_results === 0) continue;
+    if (options.subGrouped) {
+      const inner = cell.results as Record<string, Cell<T>>;
+      const subGroups: Group<T>[] = Object.entries(inner).map(([k, c]) => ({
+        key: k,
+        items: c.results,
+        subGroups: null,
+        count: c.total_results,
+      }));
+      const items = [...new Map(subGroups.flatMap((g) => g.items.map((i) => [i.id, i] as const))).values()];
+      for (const i of items) all.set(i.id, i);
+      groups.push({ key, items, subGroups, count: cell.total_results });
+    } else {
+      const items = (cell as Cell<T>).results;
+      for (const i of items) all.set(i.id, i);
+      groups.push({ key, items, subGroups: null, count: cell.total_results });
+    }
+  }
+  if (options.subGrouped && !options.showEmptyGroups) {
+    // Lanes empty in every column go, as the local pipeline does.
+    const used = new Set(groups.flatMap((g) => g.subGroups?.filter((s) => (s.count ?? 0) > 0).map((s) => s.key) ?? []));
+    for (const g of groups) g.subGroups = g.subGroups?.filter((s) => used.has(s.key)) ?? null;
+  }
+  return { groups, total: totalCount, items: [...all.values()] };
+}

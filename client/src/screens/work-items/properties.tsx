@@ -1,0 +1,648 @@
+/**
+ * Work-item properties: their icons and compact pickers (state, priority, assignees, labels,
+ * dates, estimate), shared by list rows, kanban cards, spreadsheet cells, the create modal and
+ * the bulk bar. Pickers take a value and report changes; `ItemProperties` wires them to an item.
+ */
+import { isOverdue, NONE_GROUP, PRIORITIES, type Priority, type StateGroup } from "@tideline/shared";
+import clsx from "clsx";
+import { format, parseISO } from "date-fns";
+import {
+  CalendarCheck2,
+  CalendarClock,
+  CalendarDays,
+  Clock3,
+  Layers,
+  Link2,
+  Paperclip,
+  SignalHigh,
+  SignalLow,
+  SignalMedium,
+  Tag,
+  Triangle,
+  UserRound,
+  X,
+} from "lucide-react";
+import { Popover } from "radix-ui";
+import { forwardRef, memo, type ReactNode, type SyntheticEvent, useState } from "react";
+import { Avatar, Combobox, type ComboOption } from "../../components/ui";
+import type { ProjectState } from "../../stores/project-meta";
+import { updateWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
+import { type Lookups, useWorkItemsContext } from "./context";
+
+const stop = (event: SyntheticEvent) => event.stopPropagation();
+
+// ───────────── icons ─────────────
+
+/** A state's icon: its group's shape in its colour. */
+export function StateIcon({
+  group,
+  color,
+  size = 14,
+}: {
+  group: string | null | undefined;
+  color?: string;
+  size?: number;
+}) {
+  const c = color || "var(--color-text-subtle)";
+  const r = 5.5;
+  let shape: ReactNode;
+  switch (group as StateGroup | null | undefined) {
+    case "backlog":
+      shape = <circle cx="7" cy="7" r={r} fill="none" stroke={c} strokeWidth="1.5" strokeDasharray="2.2 1.8" />;
+      break;
+    case "unstarted":
+      shape = <circle cx="7" cy="7" r={r} fill="none" stroke={c} strokeWidth="1.5" />;
+      break;
+    case "started":
+      shape = (
+        <>
+          <circle cx="7" cy="7" r={r} fill="none" stroke={c} strokeWidth="1.5" />
+          <path d="M7 3.5 A3.5 3.5 0 0 1 7 10.5 Z" fill={c} />
+        </>
+      );
+      break;
+    case "completed":
+      shape = (
+        <>
+          <circle cx="7" cy="7" r="6.25" fill={c} />
+          <path d="M4.4 7.2 6.2 9 9.7 5.3" fill="none" stroke="var(--color-surface)" strokeWidth="1.6" />
+        </>
+      );
+      break;
+    case "cancelled":
+      shape = (
+        <>
+          <circle cx="7" cy="7" r="6.25" fill={c} />
+          <path d="M4.8 4.8 9.2 9.2 M9.2 4.8 4.8 9.2" stroke="var(--color-surface)" strokeWidth="1.5" />
+        </>
+      );
+      break;
+    default:
+      shape = <circle cx="7" cy="7" r={r} fill="none" stroke={c} strokeWidth="1.5" strokeDasharray="1 2" />;
+  }
+  return (
+    <svg width={size} height={size} viewBox="0 0 14 14" aria-hidden="true" className="state-icon">
+      {shape}
+    </svg>
+  );
+}
+
+export function PriorityIcon({ priority, size = 14 }: { priority: string; size?: number }) {
+  switch (priority as Priority) {
+    case "urgent":
+      return (
+        <span className="priority-urgent" aria-hidden>
+          <Triangle size={size - 2} strokeWidth={2.5} />
+        </span>
+      );
+    case "high":
+      return <SignalHigh size={size} className="priority-icon priority-high" aria-hidden />;
+    case "medium":
+      return <SignalMedium size={size} className="priority-icon priority-medium" aria-hidden />;
+    case "low":
+      return <SignalLow size={size} className="priority-icon priority-low" aria-hidden />;
+    default:
+      return (
+        <span className="priority-none" aria-hidden>
+          ···
+        </span>
+      );
+  }
+}
+
+export function LabelDot({ color }: { color: string }) {
+  return <span className="label-dot" style={{ background: color || "var(--color-text-subtle)" }} aria-hidden />;
+}
+
+export function useLabels() {
+  const { t } = useWorkItemsContext();
+  return {
+    priority: (p: string) => t(`workItems.priority.${p}`, { defaultValue: p }),
+    stateGroup: (g: string) => t(`workItems.stateGroup.${g}`, { defaultValue: g }),
+  };
+}
+
+// ───────────── dates ─────────────
+
+export function formatDate(value: string | null | undefined, short = false): string {
+  if (!value) return "";
+  try {
+    return format(parseISO(value.slice(0, 10)), short ? "MMM dd" : "MMM dd, yyyy");
+  } catch {
+    return value.slice(0, 10);
+  }
+}
+
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return "";
+  try {
+    return format(parseISO(value), "MMM dd, yyyy");
+  } catch {
+    return value;
+  }
+}
+
+// ───────────── trigger button ─────────────
+
+export type PickerVariant = "pill" | "cell" | "field";
+
+type TriggerProps = {
+  variant: PickerVariant;
+  label: string;
+  icon?: ReactNode;
+  children?: ReactNode;
+  empty?: boolean;
+  danger?: boolean;
+  disabled?: boolean;
+  title?: string;
+} & React.ButtonHTMLAttributes<HTMLButtonElement>;
+
+/** The button a picker opens from: a small pill on rows and cards, a full cell, or a form button. */
+export const PropertyButton = forwardRef<HTMLButtonElement, TriggerProps>(function PropertyButton(
+  { variant, label, icon, children, empty, danger, disabled, title, className, ...rest },
+  ref,
+) {
+  return (
+    <button
+      ref={ref}
+      type="button"
+      className={clsx(
+        "prop-btn",
+        `prop-btn-${variant}`,
+        empty && "prop-btn-empty",
+        danger && "prop-btn-danger",
+        className,
+      )}
+      aria-label={label}
+      title={title ?? label}
+      disabled={disabled}
+      {...rest}
+    >
+      {icon}
+      {children !== undefined && children !== null && children !== "" ? (
+        <span className="prop-btn-text">{children}</span>
+      ) : null}
+    </button>
+  );
+});
+
+type Controlled = {
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  disabled?: boolean;
+  variant: PickerVariant;
+};
+
+// ───────────── state ─────────────
+
+export function stateOptions(states: readonly ProjectState[]): ComboOption[] {
+  return states.map((s) => ({ value: s.id, label: s.name, icon: <StateIcon group={s.group} color={s.color} /> }));
+}
+
+export function StatePicker({
+  value,
+  onChange,
+  showLabel = true,
+  ...rest
+}: Controlled & { value: string | null; onChange: (id: string) => void; showLabel?: boolean }) {
+  const { t, lookups } = useWorkItemsContext();
+  const state = value ? lookups.stateById.get(value) : undefined;
+  return (
+    <Combobox
+      label={t("workItems.props.state")}
+      options={() => stateOptions(lookups.states)}
+      isSelected={(v) => v === value}
+      onSelect={onChange}
+      open={rest.open}
+      onOpenChange={rest.onOpenChange}
+      disabled={rest.disabled}
+      searchPlaceholder={t("workItems.picker.search")}
+      emptyText={t("workItems.picker.noMatch")}
+    >
+      <PropertyButton
+        variant={rest.variant}
+        label={`${t("workItems.props.state")}: ${state?.name ?? t("workItems.props.none")}`}
+        icon={<StateIcon group={state?.group} color={state?.color} />}
+        disabled={rest.disabled}
+      >
+        {showLabel ? (state?.name ?? t("workItems.props.state")) : null}
+      </PropertyButton>
+    </Combobox>
+  );
+}
+
+// ───────────── priority ─────────────
+
+export function PriorityPicker({
+  value,
+  onChange,
+  showLabel = true,
+  ...rest
+}: Controlled & { value: Priority; onChange: (p: Priority) => void; showLabel?: boolean }) {
+  const { t } = useWorkItemsContext();
+  const names = useLabels();
+  return (
+    <Combobox
+      label={t("workItems.props.priority")}
+      options={() =>
+        PRIORITIES.map((p) => ({ value: p, label: names.priority(p), icon: <PriorityIcon priority={p} /> }))
+      }
+      isSelected={(v) => v === value}
+      onSelect={(v) => onChange(v as Priority)}
+      open={rest.open}
+      onOpenChange={rest.onOpenChange}
+      disabled={rest.disabled}
+      searchPlaceholder={t("workItems.picker.search")}
+      emptyText={t("workItems.picker.noMatch")}
+    >
+      <PropertyButton
+        variant={rest.variant}
+        label={`${t("workItems.props.priority")}: ${names.priority(value)}`}
+        icon={<PriorityIcon priority={value} />}
+        className={clsx(value === "urgent" && rest.variant === "pill" && "prop-btn-urgent")}
+        disabled={rest.disabled}
+        empty={value === "none"}
+      >
+        {showLabel ? (value === "none" && rest.variant === "pill" ? null : names.priority(value)) : null}
+      </PropertyButton>
+    </Combobox>
+  );
+}
+
+// ───────────── assignees ─────────────
+
+export function AvatarStack({ ids, lookups, max = 3 }: { ids: readonly string[]; lookups: Lookups; max?: number }) {
+  const shown = ids.slice(0, max);
+  return (
+    <span className="avatar-stack">
+      {shown.map((id) => {
+        const m = lookups.memberById.get(id);
+        return <Avatar key={id} name={m?.name ?? "?"} src={m?.avatar} size={18} />;
+      })}
+      {ids.length > max ? <span className="avatar-more">+{ids.length - max}</span> : null}
+    </span>
+  );
+}
+
+export function AssigneesPicker({
+  value,
+  onChange,
+  ...rest
+}: Controlled & { value: readonly string[]; onChange: (ids: string[]) => void }) {
+  const { t, lookups } = useWorkItemsContext();
+  const names = value.map((id) => lookups.memberById.get(id)?.name ?? "?");
+  return (
+    <Combobox
+      label={t("workItems.props.assignees")}
+      options={() =>
+        lookups.members.map((m) => ({
+          value: m.id,
+          label: m.name,
+          keywords: m.email,
+          icon: <Avatar name={m.name} src={m.avatar} size={18} />,
+        }))
+      }
+      multiple
+      isSelected={(v) => value.includes(v)}
+      onSelect={(v) => onChange(value.includes(v) ? value.filter((x) => x !== v) : [...value, v])}
+      open={rest.open}
+      onOpenChange={rest.onOpenChange}
+      disabled={rest.disabled}
+      searchPlaceholder={t("workItems.picker.search")}
+      emptyText={t("workItems.picker.noMatch")}
+    >
+      <PropertyButton
+        variant={rest.variant}
+        label={`${t("workItems.props.assignees")}: ${names.length ? names.join(", ") : t("workItems.props.none")}`}
+        icon={value.length ? <AvatarStack ids={value} lookups={lookups} /> : <UserRound size={14} />}
+        empty={!value.length}
+        disabled={rest.disabled}
+      >
+        {rest.variant !== "pill"
+          ? value.length === 1
+            ? names[0]
+            : value.length
+              ? null
+              : t("workItems.props.assignees")
+          : null}
+      </PropertyButton>
+    </Combobox>
+  );
+}
+
+// ───────────── labels ─────────────
+
+export function LabelsPicker({
+  value,
+  onChange,
+  ...rest
+}: Controlled & { value: readonly string[]; onChange: (ids: string[]) => void }) {
+  const { t, lookups } = useWorkItemsContext();
+  const labels = value.map((id) => lookups.labelById.get(id)).filter((l) => l !== undefined);
+  const title = labels.map((l) => l.name).join(", ");
+  let content: ReactNode = null;
+  if (labels.length === 1 && labels[0]) content = labels[0].name;
+  else if (labels.length > 1) content = t("workItems.props.labelCount", { count: labels.length });
+  else if (rest.variant !== "pill") content = t("workItems.props.labels");
+  return (
+    <Combobox
+      label={t("workItems.props.labels")}
+      options={() => lookups.labels.map((l) => ({ value: l.id, label: l.name, icon: <LabelDot color={l.color} /> }))}
+      multiple
+      isSelected={(v) => value.includes(v)}
+      onSelect={(v) => onChange(value.includes(v) ? value.filter((x) => x !== v) : [...value, v])}
+      open={rest.open}
+      onOpenChange={rest.onOpenChange}
+      disabled={rest.disabled}
+      searchPlaceholder={t("workItems.picker.search")}
+      emptyText={lookups.labels.length ? t("workItems.picker.noMatch") : t("workItems.picker.noLabels")}
+    >
+      <PropertyButton
+        variant={rest.variant}
+        label={`${t("workItems.props.labels")}: ${title || t("workItems.props.none")}`}
+        title={title || t("workItems.props.labels")}
+        icon={
+          labels.length ? (
+            <span className="label-dots">
+              {labels.slice(0, 3).map((l) => (
+                <LabelDot key={l.id} color={l.color} />
+              ))}
+            </span>
+          ) : (
+            <Tag size={13} />
+          )
+        }
+        empty={!labels.length}
+        disabled={rest.disabled}
+      >
+        {content}
+      </PropertyButton>
+    </Combobox>
+  );
+}
+
+// ───────────── dates ─────────────
+
+export function DatePicker({
+  value,
+  onChange,
+  kind,
+  overdue,
+  min,
+  max,
+  ...rest
+}: Controlled & {
+  value: string | null;
+  onChange: (date: string | null) => void;
+  kind: "start" | "due";
+  overdue?: boolean;
+  min?: string | null;
+  max?: string | null;
+}) {
+  const { t } = useWorkItemsContext();
+  const [openState, setOpenState] = useState(false);
+  const open = rest.open ?? openState;
+  const setOpen = (next: boolean) => {
+    if (rest.open === undefined) setOpenState(next);
+    rest.onOpenChange?.(next);
+  };
+  // Only the button until first opened (see Combobox): rows mount cheaply while scrolling.
+  const [armed, setArmed] = useState(false);
+  const name = kind === "start" ? t("workItems.props.startDate") : t("workItems.props.dueDate");
+  const Icon = kind === "start" ? CalendarClock : CalendarCheck2;
+  const button = (
+    <PropertyButton
+      variant={rest.variant}
+      label={`${name}: ${value ? formatDate(value) : t("workItems.props.none")}`}
+      icon={<Icon size={13} />}
+      empty={!value}
+      danger={overdue}
+      disabled={rest.disabled}
+      onClick={
+        armed
+          ? undefined
+          : () => {
+              setArmed(true);
+              setOpen(true);
+            }
+      }
+    >
+      {value ? formatDate(value, rest.variant === "pill") : rest.variant === "pill" ? null : name}
+    </PropertyButton>
+  );
+  if (!armed && !open) return button;
+  return (
+    <Popover.Root open={open} onOpenChange={setOpen}>
+      <Popover.Trigger asChild disabled={rest.disabled}>
+        {button}
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          className="combo-pop date-pop"
+          align="start"
+          sideOffset={4}
+          onClick={stop}
+          onPointerDown={stop}
+          onKeyDown={(e) => {
+            e.stopPropagation();
+            if (e.key === "Escape") setOpen(false);
+          }}
+        >
+          <label className="date-pop-label">
+            {name}
+            <input
+              type="date"
+              className="input input-compact"
+              value={value ?? ""}
+              min={min ?? undefined}
+              max={max ?? undefined}
+              // Focus the field so keyboard users can type the date at once.
+              ref={(el) => el?.focus()}
+              onChange={(e) => {
+                if (e.target.value) onChange(e.target.value);
+              }}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") setOpen(false);
+              }}
+            />
+          </label>
+          {value ? (
+            <button
+              type="button"
+              className="combo-option date-clear"
+              onClick={() => {
+                onChange(null);
+                setOpen(false);
+              }}
+            >
+              <X size={13} aria-hidden />
+              {t("workItems.picker.clearDate")}
+            </button>
+          ) : null}
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
+
+// ───────────── estimate ─────────────
+
+export function EstimatePicker({
+  value,
+  onChange,
+  ...rest
+}: Controlled & { value: string | null; onChange: (id: string | null) => void }) {
+  const { t, lookups } = useWorkItemsContext();
+  const point = value ? lookups.pointById.get(value) : undefined;
+  return (
+    <Combobox
+      label={t("workItems.props.estimate")}
+      options={(): ComboOption[] => [
+        { value: NONE_GROUP, label: t("workItems.props.noEstimate"), icon: <Triangle size={13} aria-hidden /> },
+        ...lookups.points.map((p) => ({ value: p.id, label: p.value, icon: <Triangle size={13} aria-hidden /> })),
+      ]}
+      isSelected={(v) => (v === NONE_GROUP ? !value : v === value)}
+      onSelect={(v) => onChange(v === NONE_GROUP ? null : v)}
+      open={rest.open}
+      onOpenChange={rest.onOpenChange}
+      disabled={rest.disabled}
+      searchPlaceholder={t("workItems.picker.search")}
+      emptyText={t("workItems.picker.noMatch")}
+    >
+      <PropertyButton
+        variant={rest.variant}
+        label={`${t("workItems.props.estimate")}: ${point?.value ?? t("workItems.props.none")}`}
+        icon={<Triangle size={12} />}
+        empty={!point}
+        disabled={rest.disabled}
+      >
+        {point?.value ?? (rest.variant === "pill" ? null : t("workItems.props.estimate"))}
+      </PropertyButton>
+    </Combobox>
+  );
+}
+
+// ───────────── an item's properties ─────────────
+
+/** Change one item from a picker (optimistic, undone with a toast if refused). */
+export function useItemUpdater() {
+  const { slug, projectId } = useWorkItemsContext();
+  return (item: WorkItem, patch: WorkItemPatch) => void updateWorkItem(slug, projectId, item.id, patch);
+}
+
+function Count({ icon, value, label }: { icon: ReactNode; value: number; label: string }) {
+  return (
+    <span className="prop-count" title={label} role="img" aria-label={label}>
+      {icon}
+      {value}
+    </span>
+  );
+}
+
+/** The enabled display properties of an item as compact pickers (list rows, kanban cards). */
+export const ItemProperties = memo(function ItemProperties({ item }: { item: WorkItem }) {
+  const { t, props, canEdit, lookups, today } = useWorkItemsContext();
+  const update = useItemUpdater();
+  const disabled = !canEdit || item.id.startsWith("temp-");
+  const overdue = isOverdue(item, today);
+  return (
+    // Clicks on the pickers must not open the peek or start a drag.
+    // biome-ignore lint/a11y/noStaticElementInteractions: only stops propagation; the pickers inside are buttons
+    <div className="item-props" onClick={stop} onPointerDown={stop} onKeyDown={stop}>
+      {props.state ? (
+        <StatePicker
+          variant="pill"
+          value={item.state_id}
+          disabled={disabled}
+          onChange={(state_id) => state_id !== item.state_id && update(item, { state_id })}
+        />
+      ) : null}
+      {props.priority ? (
+        <PriorityPicker
+          variant="pill"
+          value={item.priority}
+          disabled={disabled}
+          onChange={(priority) => priority !== item.priority && update(item, { priority })}
+        />
+      ) : null}
+      {props.assignee ? (
+        <AssigneesPicker
+          variant="pill"
+          value={item.assignee_ids}
+          disabled={disabled}
+          onChange={(assignee_ids) => update(item, { assignee_ids })}
+        />
+      ) : null}
+      {props.labels ? (
+        <LabelsPicker
+          variant="pill"
+          value={item.label_ids}
+          disabled={disabled}
+          onChange={(label_ids) => update(item, { label_ids })}
+        />
+      ) : null}
+      {props.start_date ? (
+        <DatePicker
+          variant="pill"
+          kind="start"
+          value={item.start_date}
+          max={item.target_date}
+          disabled={disabled}
+          onChange={(start_date) => update(item, { start_date })}
+        />
+      ) : null}
+      {props.due_date ? (
+        <DatePicker
+          variant="pill"
+          kind="due"
+          value={item.target_date}
+          min={item.start_date}
+          overdue={overdue}
+          disabled={disabled}
+          onChange={(target_date) => update(item, { target_date })}
+        />
+      ) : null}
+      {props.estimate && lookups.points.length ? (
+        <EstimatePicker
+          variant="pill"
+          value={item.estimate_point}
+          disabled={disabled}
+          onChange={(estimate_point) => update(item, { estimate_point })}
+        />
+      ) : null}
+      {props.sub_issue_count && item.sub_issues_count > 0 ? (
+        <Count
+          icon={<Layers size={13} aria-hidden />}
+          value={item.sub_issues_count}
+          label={t("workItems.props.subIssueCount", { count: item.sub_issues_count })}
+        />
+      ) : null}
+      {props.attachment_count && item.attachment_count > 0 ? (
+        <Count
+          icon={<Paperclip size={13} aria-hidden />}
+          value={item.attachment_count}
+          label={t("workItems.props.attachmentCount", { count: item.attachment_count })}
+        />
+      ) : null}
+      {props.link && item.link_count > 0 ? (
+        <Count
+          icon={<Link2 size={13} aria-hidden />}
+          value={item.link_count}
+          label={t("workItems.props.linkCount", { count: item.link_count })}
+        />
+      ) : null}
+      {props.created_on ? (
+        <span className="prop-meta" title={t("workItems.props.createdOn")}>
+          <CalendarDays size={13} aria-hidden />
+          {formatDate(item.created_at, true)}
+        </span>
+      ) : null}
+      {props.updated_on ? (
+        <span className="prop-meta" title={t("workItems.props.updatedOn")}>
+          <Clock3 size={13} aria-hidden />
+          {formatDate(item.updated_at, true)}
+        </span>
+      ) : null}
+    </div>
+  );
+});

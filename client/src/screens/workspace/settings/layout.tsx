@@ -1,0 +1,49 @@
+import { Settings, Settings2, Users } from "lucide-react";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, NavLink, Outlet } from "react-router";
+import { WorkspaceLogo } from "../components/logos";
+import { PageHeader } from "../components/page-header";
+import { can } from "../permissions";
+import { useCurrentWorkspace } from "../use-workspace";
+
+/** /:ws/settings/…: workspace settings for admins and members (guests are sent home). */
+export function WorkspaceSettingsLayout() {
+  const { t } = useTranslation();
+  const { slug, workspace, role } = useCurrentWorkspace();
+
+  useEffect(() => {
+    if (workspace) document.title = `${t("settings.title")} · ${workspace.name}`;
+  }, [workspace, t]);
+
+  if (!workspace) return null;
+  if (!can.seeWorkspaceSettings(role)) return <Navigate to={`/${slug}/`} replace />;
+
+  return (
+    <>
+      <PageHeader>
+        <Settings size={16} aria-hidden className="muted" />
+        <span>{t("settings.title")}</span>
+      </PageHeader>
+      <div className="settings-shell">
+        <nav className="settings-nav" aria-label={t("settings.nav")}>
+          <div className="settings-nav-title">
+            <WorkspaceLogo name={workspace.name} url={workspace.logo_url} size={16} />
+            <span>{workspace.name}</span>
+          </div>
+          <NavLink to={`/${slug}/settings/`} end>
+            <Settings2 size={15} aria-hidden />
+            {t("settings.general.title")}
+          </NavLink>
+          <NavLink to={`/${slug}/settings/members/`}>
+            <Users size={15} aria-hidden />
+            {t("settings.members.title")}
+          </NavLink>
+        </nav>
+        <div className="settings-body">
+          <Outlet />
+        </div>
+      </div>
+    </>
+  );
+}

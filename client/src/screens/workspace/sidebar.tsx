@@ -1,0 +1,401 @@
+import clsx from "clsx";
+import {
+  Check,
+  ChevronDown,
+  ChevronRight,
+  Copy,
+  Ellipsis,
+  FilePen,
+  FolderKanban,
+  House,
+  LogOut,
+  PanelLeftClose,
+  PanelLeftOpen,
+  Plus,
+  Settings,
+  Star,
+  StarOff,
+  User,
+  UserPlus,
+  Users,
+} from "lucide-react";
+import { DropdownMenu } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, NavLink, useLocation, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { useSnapshot } from "valtio";
+import { Avatar } from "../../components/ui";
+import { readLocal, writeLocal } from "../../lib/local-storage";
+import { favorites, removeFavoriteProject, toggleFavoriteProject } from "../../stores/favorites";
+import { type Project, projects } from "../../stores/projects";
+import { session, signOut } from "../../stores/session";
+import { workspaces } from "../../stores/workspaces";
+import { NotificationsSidebarLink } from "../notifications/sidebar-entry";
+import { ProjectLogo, WorkspaceLogo } from "./components/logos";
+import { Menu, MenuItem } from "./components/menu";
+import { Skeleton } from "./components/skeleton";
+import { can } from "./permissions";
+import { useCurrentWorkspace, useShell } from "./use-workspace";
+
+type SidebarPrefs = { collapsed: boolean; favoritesOpen: boolean; projectsOpen: boolean };
+const PREFS_KEY = "tideline:sidebar";
+const DEFAULT_PREFS: SidebarPrefs = { collapsed: false, favoritesOpen: true, projectsOpen: true };
+
+/** Sidebar preferences remembered on this device (collapse state of the sidebar and sections). */
+function useSidebarPrefs(): [SidebarPrefs, (patch: Partial<SidebarPrefs>) => void] {
+  const [prefs, setPrefs] = useState<SidebarPrefs>(() => ({ ...DEFAULT_PREFS, ...readLocal(PREFS_KEY, {}) }));
+  const update = (patch: Partial<SidebarPrefs>) =>
+    setPrefs((current) => {
+      const next = { ...current, ...patch };
+      writeLocal(PREFS_KEY, next);
+      return next;
+    });
+  return [prefs, update];
+}
+
+export function Sidebar() {
+  const { t } = useTranslation();
+  const { slug, workspace, role } = useCurrentWorkspace();
+  const [prefs, setPrefs] = useSidebarPrefs();
+  const projectsSnap = useSnapshot(projects);
+  const favoritesSnap = useSnapshot(favorites);
+  const shell = useShell();
+  const collapsed = prefs.collapsed;
+
+  const list = projectsSnap.bySlug[slug];
+  const mine = (list ?? []).filter((p) => p.is_member);
+  const favs = favoritesSnap.bySlug[slug] ?? [];
+
+  return (
+    <nav className={clsx("sidebar", collapsed && "sidebar-collapsed")} aria-label={t("workspace.sidebar.label")}>
+      <div className="sidebar-top">
+        <WorkspaceSwitcher collapsed={collapsed} />
+        <button
+          type="button"
+          className="sidebar-icon-btn sidebar-collapse-btn"
+          onClick={() => setPrefs({ collapsed: !collapsed })}
+          aria-label={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
+          title={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
+          aria-expanded={!collapsed}
+        >
+          {collapsed ? <PanelLeftOpen size={16} /> : <PanelLeftClose size={16} />}
+        </button>
+      </div>
+
+      <div className="sidebar-scroll">
+        <div className="sidebar-group">
+          <SidebarLink to={`/${slug}/`} end icon={<House size={16} />} label={t("workspace.sidebar.home")} />
+          <SidebarLink
+            to={`/${slug}/projects/`}
+            icon={<FolderKanban size={16} />}
+            label={t("workspace.sidebar.projects")}
+            exactPrefix={`/${slug}/projects/`}
+          />
+          <NotificationsSidebarLink slug={slug} />
+          {can.seeArchives(role) ? (
+            <SidebarLink to={`/${slug}/drafts/`} icon={<FilePen size={16} />} label={t("drafts.sidebar")} />
+          ) : null}
+        </div>
+
+        {favs.length > 0 ? (
+          <div className="sidebar-group">
+            <SectionHeader
+              label={t("workspace.sidebar.favorites")}
+              open={prefs.favoritesOpen}
+              onToggle={() => setPrefs({ favoritesOpen: !prefs.favoritesOpen })}
+              collapsed={collapsed}
+            />
+            {prefs.favoritesOpen || collapsed
+              ? favs.map((f) => {
+                  // The project list is fresher than the favorite's copy (renames, new emoji).
+                  const live = list?.find((p) => p.id === f.project_id);
+                  const name = live?.name ?? f.entity_data.name;
+                  return (
+                    <div key={f.id} className="sidebar-item-wrap">
+                      <SidebarLink
+                        to={`/${slug}/projects/${f.project_id}/issues/`}
+                        icon={<ProjectLogo name={name} logo={live?.logo_props ?? f.entity_data.logo_props} size={18} />}
+                        label={name}
+                        matchPrefix={`/${slug}/projects/${f.project_id}/`}
+                      />
+                      {!collapsed ? (
+                        <button
+                          type="button"
+                          className="sidebar-hover-btn"
+                          aria-label={t("workspace.sidebar.unfavorite", { name })}
+                          title={t("workspace.sidebar.unfavoriteShort")}
+                          onClick={() => void removeFavoriteProject(slug, f.project_id)}
+                        >
+                          <StarOff size={14} />
+                        </button>
+                      ) : null}
+                    </div>
+                  );
+                })
+              : null}
+          </div>
+        ) : null}
+
+        <div className="sidebar-group">
+          <SectionHeader
+            label={t("workspace.sidebar.yourProjects")}
+            open={prefs.projectsOpen}
+            onToggle={() => setPrefs({ projectsOpen: !prefs.projectsOpen })}
+            collapsed={collapsed}
+            action={
+              can.createProject(role) && !collapsed ? (
+                <button
+                  type="button"
+                  className="sidebar-hover-btn sidebar-section-action"
+                  aria-label={t("workspace.sidebar.newProject")}
+                  title={t("workspace.sidebar.newProject")}
+                  onClick={shell.openCreateProject}
+                >
+                  <Plus size={14} />
+                </button>
+              ) : null
+            }
+          />
+          {prefs.projectsOpen || collapsed ? (
+            list === undefined ? (
+              <div className="sidebar-skeleton">
+                <Skeleton height={12} width="70%" />
+                <Skeleton height={12} width="55%" />
+                <Skeleton height={12} width="62%" />
+              </div>
+            ) : mine.length === 0 ? (
+              collapsed ? null : (
+                <p className="sidebar-empty">
+                  {t("workspace.sidebar.noProjects")}{" "}
+                  {can.createProject(role) ? (
+                    <button type="button" className="link-btn" onClick={shell.openCreateProject}>
+                      {t("workspace.sidebar.createOne")}
+                    </button>
+                  ) : null}
+                </p>
+              )
+            ) : (
+              mine.map((p) => <SidebarProject key={p.id} project={p} collapsed={collapsed} />)
+            )
+          ) : null}
+        </div>
+      </div>
+
+      <div className="sidebar-bottom">
+        {workspace && can.invite(role) && !collapsed ? (
+          <Link className="sidebar-row" to={`/${slug}/settings/members/?invite=1`}>
+            <UserPlus size={16} className="sidebar-row-icon" />
+            <span className="sidebar-label">{t("workspace.sidebar.invite")}</span>
+          </Link>
+        ) : null}
+        <UserRow collapsed={collapsed} />
+      </div>
+    </nav>
+  );
+}
+
+function SidebarLink({
+  to,
+  icon,
+  label,
+  end,
+  exactPrefix,
+  matchPrefix,
+}: {
+  to: string;
+  icon: React.ReactNode;
+  label: string;
+  end?: boolean;
+  /** Active only for this path and its non-project children (the projects list, archives). */
+  exactPrefix?: string;
+  /** Active for every path under this prefix. */
+  matchPrefix?: string;
+}) {
+  const location = useLocation();
+  let forced: boolean | undefined;
+  if (exactPrefix) {
+    const rest = location.pathname.startsWith(exactPrefix) ? location.pathname.slice(exactPrefix.length) : null;
+    forced = rest !== null && (rest === "" || rest.startsWith("archives"));
+  }
+  if (matchPrefix) forced = location.pathname.startsWith(matchPrefix);
+  return (
+    <NavLink
+      to={to}
+      end={end}
+      className={({ isActive }) => clsx("sidebar-row", (forced ?? isActive) && "active")}
+      aria-current={forced === undefined ? undefined : forced ? "page" : undefined}
+      title={label}
+    >
+      <span className="sidebar-row-icon">{icon}</span>
+      <span className="sidebar-label">{label}</span>
+    </NavLink>
+  );
+}
+
+function SectionHeader({
+  label,
+  open,
+  onToggle,
+  collapsed,
+  action,
+}: {
+  label: string;
+  open: boolean;
+  onToggle: () => void;
+  collapsed: boolean;
+  action?: React.ReactNode;
+}) {
+  if (collapsed) return <div className="sidebar-divider" />;
+  return (
+    <div className="sidebar-section">
+      <button type="button" className="sidebar-section-toggle" onClick={onToggle} aria-expanded={open}>
+        <span>{label}</span>
+        {open ? (
+          <ChevronDown size={12} className="sidebar-section-chevron" />
+        ) : (
+          <ChevronRight size={12} className="sidebar-section-chevron" />
+        )}
+      </button>
+      {action}
+    </div>
+  );
+}
+
+function SidebarProject({ project, collapsed }: { project: Project; collapsed: boolean }) {
+  const { t } = useTranslation();
+  const { slug } = useCurrentWorkspace();
+  const navigate = useNavigate();
+  const settings = `/${slug}/projects/${project.id}/settings/`;
+  const workItems = `/${slug}/projects/${project.id}/issues/`;
+  return (
+    <div className="sidebar-item-wrap">
+      <SidebarLink
+        to={workItems}
+        icon={<ProjectLogo name={project.name} logo={project.logo_props} size={18} />}
+        label={project.name}
+        matchPrefix={`/${slug}/projects/${project.id}/`}
+      />
+      {!collapsed ? (
+        <Menu
+          align="start"
+          trigger={
+            <button
+              type="button"
+              className="sidebar-hover-btn"
+              aria-label={t("workspace.sidebar.projectMenu", { name: project.name })}
+            >
+              <Ellipsis size={14} />
+            </button>
+          }
+        >
+          <MenuItem icon={<Settings size={14} />} onSelect={() => navigate(settings)}>
+            {t("workspace.sidebar.settings")}
+          </MenuItem>
+          <MenuItem icon={<Users size={14} />} onSelect={() => navigate(`${settings}members/`)}>
+            {t("workspace.sidebar.members")}
+          </MenuItem>
+          <MenuItem
+            icon={project.is_favorite ? <StarOff size={14} /> : <Star size={14} />}
+            onSelect={() => void toggleFavoriteProject(slug, project)}
+          >
+            {project.is_favorite ? t("workspace.sidebar.removeFavorite") : t("workspace.sidebar.addFavorite")}
+          </MenuItem>
+          <MenuItem
+            icon={<Copy size={14} />}
+            onSelect={() => {
+              void navigator.clipboard
+                ?.writeText(`${window.location.origin}${workItems}`)
+                .then(() => toast.success(t("workspace.sidebar.linkCopied")));
+            }}
+          >
+            {t("workspace.sidebar.copyLink")}
+          </MenuItem>
+        </Menu>
+      ) : null}
+    </div>
+  );
+}
+
+function WorkspaceSwitcher({ collapsed }: { collapsed: boolean }) {
+  const { t } = useTranslation();
+  const { slug, workspace, role } = useCurrentWorkspace();
+  const snap = useSnapshot(workspaces);
+  const sessionSnap = useSnapshot(session);
+  const navigate = useNavigate();
+  const name = workspace?.name ?? "";
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger asChild>
+        <button type="button" className="ws-switcher" aria-label={t("workspace.switcher.label", { name })}>
+          {workspace ? (
+            <WorkspaceLogo name={name} url={workspace.logo_url} size={22} />
+          ) : (
+            <Skeleton width={22} height={22} radius={6} />
+          )}
+          <span className="sidebar-label ws-switcher-name">{name}</span>
+          {!collapsed ? <ChevronDown size={14} className="ws-switcher-chevron" /> : null}
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu-content ws-menu" align="start" sideOffset={6}>
+          <div className="ws-menu-email">{sessionSnap.user?.email}</div>
+          {snap.list.map((w) => (
+            <DropdownMenu.Item key={w.id} className="menu-item" onSelect={() => navigate(`/${w.slug}/`)}>
+              <WorkspaceLogo name={w.name} url={w.logo_url} size={20} />
+              <span className="ws-menu-name">{w.name}</span>
+              {w.slug === slug ? (
+                <Check size={14} className="ws-menu-check" aria-label={t("workspace.switcher.current")} />
+              ) : null}
+            </DropdownMenu.Item>
+          ))}
+          <DropdownMenu.Item className="menu-item" onSelect={() => navigate("/create-workspace/")}>
+            <Plus size={14} />
+            {t("workspace.switcher.create")}
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-separator" />
+          {can.seeWorkspaceSettings(role) ? (
+            <DropdownMenu.Item className="menu-item" onSelect={() => navigate(`/${slug}/settings/`)}>
+              <Settings size={14} />
+              {t("workspace.switcher.settings")}
+            </DropdownMenu.Item>
+          ) : null}
+          {can.invite(role) ? (
+            <DropdownMenu.Item className="menu-item" onSelect={() => navigate(`/${slug}/settings/members/?invite=1`)}>
+              <UserPlus size={14} />
+              {t("workspace.switcher.invite")}
+            </DropdownMenu.Item>
+          ) : null}
+          <DropdownMenu.Item className="menu-item" onSelect={() => navigate("/profile/")}>
+            <User size={14} />
+            {t("workspace.switcher.profile")}
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-separator" />
+          <DropdownMenu.Item
+            className="menu-item menu-item-danger"
+            onSelect={() => {
+              signOut().catch(() => toast.error(t("workspace.switcher.signOutFailed")));
+            }}
+          >
+            <LogOut size={14} />
+            {t("workspace.switcher.signOut")}
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+function UserRow({ collapsed }: { collapsed: boolean }) {
+  const { t } = useTranslation();
+  const snap = useSnapshot(session);
+  const user = snap.user;
+  if (!user) return null;
+  const name = user.display_name || `${user.first_name} ${user.last_name}`.trim() || user.email;
+  return (
+    <Link className="sidebar-row sidebar-user" to="/profile/" title={t("workspace.sidebar.profile")}>
+      <Avatar name={name} src={user.avatar_url} size={20} />
+      {!collapsed ? <span className="sidebar-label">{name}</span> : null}
+    </Link>
+  );
+}

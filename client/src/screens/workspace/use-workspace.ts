@@ -1,0 +1,23 @@
+import { createContext, useContext } from "react";
+import { useParams } from "react-router";
+import { useSnapshot } from "valtio";
+import { workspaces } from "../../stores/workspaces";
+
+/** The workspace of the current route, with the caller's role there (null while loading). */
+export function useCurrentWorkspace() {
+  const { workspaceSlug = "" } = useParams();
+  const snap = useSnapshot(workspaces);
+  const workspace = snap.bySlug[workspaceSlug];
+  return { slug: workspaceSlug, workspace, role: workspace?.role ?? null };
+}
+
+/** Shell-wide actions that any screen may trigger (the modals live in the shell). */
+export type ShellActions = {
+  openCreateProject: () => void;
+};
+
+export const ShellContext = createContext<ShellActions>({ openCreateProject: () => undefined });
+
+export function useShell(): ShellActions {
+  return useContext(ShellContext);
+}

@@ -1,0 +1,120 @@
+/**
+ * What a project's screens need to draw work items: its states (in group order), labels,
+ * members and the active estimate's points. Loaded once per project and kept fresh by the
+ * settings actions (and, with the live layer, by state.* / label.* / estimate.* events).
+ */
+import type { StateGroup } from "@tideline/shared";
+import { STATE_GROUPS } from "@tideline/shared";
+import { api } from "../lib/api";
+import { defineStore } from "../lib/store";
+
+export type ProjectState = {
+  id: string;
+  project_id: string;
+  name: string;
+  description: string;
+  color: string;
+  group: StateGroup;
+  default: boolean;
+  sequence: number;
+};
+
+export type ProjectLabel = {
+  id: string;
+  project_id: string;
+  name: string;
+  color: string;
+  description: string;
+  parent: string | null;
+  sort_order: number;
+};
+
+export type ProjectMember = {
+  id: string;
+  role: number;
+  member: {
+    id: string;
+    email: string;
+    first_name: string;
+    last_name: string;
+    display_name: string;
+    avatar_url: string | null;
+  };
+};
+
+export type EstimatePoint = { id: string; key: number; value: string; description: string };
+export type Estimate = {
+  id: string;
+  name: string;
+  description: string;
+  type: "points" | "categories" | "time";
+  is_active: boolean;
+  points: EstimatePoint[];
+};
+
+export type ProjectMeta = {
+  status: "loading" | "ready" | "error";
+  states: ProjectState[];
+  labels: ProjectLabel[];
+  members: ProjectMember[];
+  estimates: Estimate[];
+};
+
+export const projectMeta = defineStore(() => ({
+  byProject: {} as Record<string, ProjectMeta>,
+}));
+
+const inflight = new Map<string, Promise<void>>();
+
+/** States ordered as the product shows them: by group (fixed order), then position. */
+export function sortStates(states: readonly ProjectState[]): ProjectState[] {
+  const groupIndex = (g: StateGroup) => STATE_GROUPS.indexOf(g);
+  return [...states].sort((a, b) => groupIndex(a.group) - groupIndex(b.group) || a.sequence - b.sequence);
+}
+
+export function sortLabels(labels: readonly ProjectLabel[]): ProjectLabel[] {
+  return [...labels].sort((a, b) => a.sort_order - b.sort_order || a.name.localeCompare(b.name));
+}
+
+/** Load (or reload with `force`) a project's states, labels, members and estimates. */
+export function loadProjectMeta(slug: string, projectId: string, force = false): Promise<void> {
+  const existing = projectMeta.byProject[projectId];
+  if (existing?.status === "ready" && !force) return Promise.resolve();
+  const running = inflight.get(projectId);
+  if (running) return running;
+  if (!existing)
+    projectMeta.byProject[projectId] = { status: "loading", states: [], labels: [], members: [], estimates: [] };
+  const base = `/api/workspaces/${slug}/projects/${projectId}`;
+  const promise = Promise.all([
+    api.get(`${base}/states/`).json<ProjectState[]>(),
+    api.get(`${base}/issue-labels/`).json<ProjectLabel[]>(),
+    api.get(`${base}/members/`).json<ProjectMember[]>(),
+    api.get(`${base}/estimates/`).json<Estimate[]>(),
+  ])
+    .then(([states, labels, members, estimates]) => {
+      projectMeta.byProject[projectId] = {
+        status: "ready",
+        states: sortStates(states),
+        labels: sortLabels(labels),
+        members,
+        estimates,
+      };
+    })
+    .catch((error: unknown) => {
+      const meta = projectMeta.byProject[projectId];
+      if (meta) meta.status = "error";
+      throw error;
+    })
+    .finally(() => inflight.delete(projectId));
+  inflight.set(projectId, promise);
+  return promise;
+}
+
+/** The project's active estimate, if estimates are on. */
+export function activeEstimate(meta: ProjectMeta | undefined): Estimate | undefined {
+  return meta?.estimates.find((e) => e.is_active);
+}
+
+export function defaultState(meta: ProjectMeta | undefined): ProjectState | undefined {
+  return meta?.states.find((s) => s.default) ?? meta?.states[0];
+}

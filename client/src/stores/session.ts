@@ -1,0 +1,135 @@
+/**
+ * Who is here: the instance (set up or not, which sign-in methods are on), the current user
+ * and their profile. Loaded once at start by the root route; drives the app-level route state
+ * (non-authenticated, onboarding, authenticated).
+ */
+import { api } from "../lib/api";
+import { defineStore, resetAllStores } from "../lib/store";
+
+export type InstanceInfo = {
+  instance: { id: string; instance_name: string; is_setup_done: boolean; workspaces_exist: boolean };
+  config: {
+    enable_signup: boolean;
+    is_email_password_enabled: boolean;
+    is_magic_login_enabled: boolean;
+    is_smtp_configured: boolean;
+    app_base_url: string;
+  };
+};
+
+export type CurrentUser = {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  display_name: string;
+  avatar_url: string | null;
+  is_password_autoset: boolean;
+  date_joined: string;
+};
+
+export type Profile = {
+  id: string;
+  role: string | null;
+  last_workspace_id: string | null;
+  theme: { theme?: string; [key: string]: unknown };
+  onboarding_step: {
+    workspace_join: boolean;
+    profile_complete: boolean;
+    workspace_create: boolean;
+    workspace_invite: boolean;
+  };
+  is_onboarded: boolean;
+  is_tour_completed: boolean;
+  use_case: string | null;
+  language: string;
+};
+
+export type RouteState = "loading" | "instance-setup" | "non-authenticated" | "onboarding" | "authenticated";
+
+export const session = defineStore(() => ({
+  instance: null as InstanceInfo | null,
+  user: null as CurrentUser | null,
+  profile: null as Profile | null,
+  loaded: false,
+  loadError: null as string | null,
+}));
+
+/** Load instance info and, if signed in, the user and profile. Safe to call again. */
+export async function loadSession(): Promise<void> {
+  try {
+    const instance = await api.get("/api/instances/").json<InstanceInfo>();
+    session.instance = instance;
+    const me = await api.get("/api/users/me/", { throwHttpErrors: false });
+    if (me.ok) {
+      session.user = await me.json<CurrentUser>();
+      session.profile = await api.get("/api/users/me/profile/").json<Profile>();
+    } else {
+      session.user = null;
+      session.profile = null;
+    }
+    session.loadError = null;
+  } catch {
+    session.loadError = "Failed to fetch instance info";
+  } finally {
+    session.loaded = true;
+  }
+}
+
+export function routeState(s: typeof session): RouteState {
+  if (!s.loaded) return "loading";
+  if (s.instance && !s.instance.instance.is_setup_done) return "instance-setup";
+  if (!s.user) return "non-authenticated";
+  if (!s.profile?.is_onboarded) return "onboarding";
+  return "authenticated";
+}
+
+/** Fetch a CSRF token for the HTML form posts (sign-in, sign-up, sign-out). */
+export async function csrfToken(): Promise<string> {
+  const { csrf_token } = await api.get("/auth/get-csrf-token/").json<{ csrf_token: string }>();
+  return csrf_token;
+}
+
+/**
+ * Post an HTML form the way the product's contract wants (a real navigation, answered with a
+ * redirect), carrying the CSRF token in csrfmiddlewaretoken.
+ */
+export async function submitAuthForm(action: string, fields: Record<string, string | undefined>): Promise<void> {
+  const token = await csrfToken();
+  const form = document.createElement("form");
+  form.method = "POST";
+  form.action = action;
+  form.style.display = "none";
+  for (const [name, value] of Object.entries({ ...fields, csrfmiddlewaretoken: token })) {
+    if (value === undefined) continue;
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+}
+
+/** Sign out: clear every store, then post the hidden sign-out form. */
+export async function signOut(): Promise<void> {
+  let token: string;
+  try {
+    token = await csrfToken();
+  } catch {
+    throw new Error("CSRF token not found");
+  }
+  resetAllStores();
+  const form = document.createElement("form");
+  form.method = "POST";
+  form.action = "/auth/sign-out/";
+  form.style.display = "none";
+  const input = document.createElement("input");
+  input.type = "hidden";
+  input.name = "csrfmiddlewaretoken";
+  input.value = token;
+  form.appendChild(input);
+  document.body.appendChild(form);
+  form.submit();
+}

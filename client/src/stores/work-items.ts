@@ -1,0 +1,700 @@
+/**
+ * Work items: a local cache per project (the spec's local-database mode). Every item of a
+ * project is loaded once through the sync list (GET v2/issues/, 500 per page) and kept in plain
+ * Maps outside valtio — proxies over 10,000 objects are slow — with one valtio `version`
+ * counter per project that components subscribe to. Items are immutable: a change replaces the
+ * object, so a changed reference means a changed item.
+ *
+ * These actions are the only code that calls the API for work items. Every change is applied
+ * at once and undone with a toast if the server refuses; every mutating request carries a fresh
+ * x-client-mutation-id, remembered so the live layer can skip the echo of our own changes.
+ */
+import type { Priority } from "@tideline/shared";
+import { toast } from "sonner";
+import { ref, useSnapshot } from "valtio";
+import { api, errorMessage } from "../lib/api";
+import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
+import { defineStore } from "../lib/store";
+import { projectMeta } from "./project-meta";
+
+/** A work item as the API presents it (live-server/src/routes/issues/query.ts). */
+export type WorkItem = {
+  id: string;
+  name: string;
+  sequence_id: number;
+  project_id: string;
+  workspace_id: string;
+  state_id: string | null;
+  state__group: string | null;
+  priority: Priority;
+  parent_id: string | null;
+  estimate_point: string | null;
+  start_date: string | null;
+  target_date: string | null;
+  sort_order: number;
+  completed_at: string | null;
+  archived_at: string | null;
+  is_draft: boolean;
+  is_epic: boolean;
+  type_id: string | null;
+  cycle_id: string | null;
+  module_ids: string[];
+  assignee_ids: string[];
+  label_ids: string[];
+  sub_issues_count: number;
+  link_count: number;
+  attachment_count: number;
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+  updated_by: string | null;
+  description_html?: string;
+  description_stripped?: string;
+};
+
+/** Fields a PATCH may change (the default form plus sort_order). */
+export type WorkItemPatch = Partial<{
+  name: string;
+  description_html: string | null;
+  state_id: string | null;
+  priority: Priority;
+  assignee_ids: string[];
+  label_ids: string[];
+  parent_id: string | null;
+  estimate_point: string | null;
+  start_date: string | null;
+  target_date: string | null;
+  sort_order: number;
+}>;
+
+export type WorkItemInput = WorkItemPatch & { name: string };
+
+/** Bulk properties: state, priority, dates and estimate are set; assignees and labels are added. */
+export type BulkProperties = Partial<{
+  state_id: string;
+  priority: Priority;
+  assignee_ids: string[];
+  label_ids: string[];
+  start_date: string | null;
+  target_date: string | null;
+  estimate_point: string | null;
+}>;
+
+export type LoadStatus = "idle" | "loading" | "ready" | "error";
+
+type Cache = {
+  /** Items per project id. */
+  byProject: Map<string, Map<string, WorkItem>>;
+  /** Every cached item by id (getWorkItem, useWorkItem). */
+  byId: Map<string, WorkItem>;
+  /** Highest updated_at seen per project: the delta refresh asks for what changed after it. */
+  since: Map<string, string>;
+};
+
+export const workItems = defineStore(() => ({
+  /** Bumped on every change of a project's items; subscribe to re-read the Map. */
+  version: {} as Record<string, number>,
+  /** Bumped on every change anywhere (for readers of an item whose project isn't known yet). */
+  globalVersion: 0,
+  status: {} as Record<string, LoadStatus>,
+  /** ref(): valtio must not proxy these Maps (they hold every item). */
+  cache: ref({ byProject: new Map(), byId: new Map(), since: new Map() } as Cache),
+}));
+
+const base = (slug: string, projectId: string) => `/api/workspaces/${slug}/projects/${projectId}`;
+
+// ───────────── cache primitives ─────────────
+
+function projectMap(projectId: string): Map<string, WorkItem> {
+  const { byProject } = workItems.cache;
+  let map = byProject.get(projectId);
+  if (!map) {
+    map = new Map();
+    byProject.set(projectId, map);
+  }
+  return map;
+}
+
+function bump(projectIds: Iterable<string>): void {
+  for (const id of new Set(projectIds)) workItems.version[id] = (workItems.version[id] ?? 0) + 1;
+  workItems.globalVersion += 1;
+}
+
+function noteSince(item: WorkItem): void {
+  const { since } = workItems.cache;
+  const current = since.get(item.project_id);
+  if (!current || item.updated_at > current) since.set(item.project_id, item.updated_at);
+}
+
+/** Put items in the cache (no version bump). Drafts and deleted items never live here. */
+function put(item: WorkItem): void {
+  const previous = workItems.cache.byId.get(item.id);
+  if (previous && previous.project_id !== item.project_id)
+    workItems.cache.byProject.get(previous.project_id)?.delete(item.id);
+  projectMap(item.project_id).set(item.id, item);
+  workItems.cache.byId.set(item.id, item);
+  if (!item.id.startsWith(TEMP_PREFIX)) noteSince(item);
+}
+
+function drop(id: string): WorkItem | undefined {
+  const item = workItems.cache.byId.get(id);
+  if (!item) return undefined;
+  workItems.cache.byId.delete(id);
+  workItems.cache.byProject.get(item.project_id)?.delete(id);
+  return item;
+}
+
+/** Insert or replace items of a project (e.g. the detail helper's freshly loaded item). */
+export function upsertWorkItems(projectId: string, items: readonly WorkItem[]): void {
+  if (!items.length) return;
+  for (const item of items) put(item);
+  bump([projectId, ...items.map((i) => i.project_id)]);
+}
+
+/** The live layer: an item created or changed elsewhere. */
+export function applyRemoteWorkItem(item: WorkItem): void {
+  if (item.is_draft) return;
+  // Our own pending change wins until the server answers it.
+  if (pending.has(item.id)) return;
+  const current = workItems.cache.byId.get(item.id);
+  // Keep a loaded description when the event carries none.
+  const merged =
+    current && item.description_html === undefined && current.description_html !== undefined
+      ? { ...item, description_html: current.description_html, description_stripped: current.description_stripped }
+      : item;
+  put(merged);
+  bump([item.project_id]);
+}
+
+/** The live layer: an item deleted elsewhere. */
+export function removeRemoteWorkItem(id: string): void {
+  const item = drop(id);
+  if (item) bump([item.project_id]);
+}
+
+export function getWorkItem(id: string): WorkItem | undefined {
+  return workItems.cache.byId.get(id);
+}
+
+/** Items of a project, read from the Map (no subscription). */
+export function getProjectWorkItems(projectId: string): WorkItem[] {
+  const map = workItems.cache.byProject.get(projectId);
+  return map ? Array.from(map.values()) : [];
+}
+
+// ───────────── hooks ─────────────
+
+/** One item, re-read whenever its project (or, while unknown, anything) changes. */
+export function useWorkItem(id: string | null | undefined): WorkItem | undefined {
+  const snap = useSnapshot(workItems);
+  const item = id ? workItems.cache.byId.get(id) : undefined;
+  // Reading the counter subscribes this component to it.
+  if (item) void snap.version[item.project_id];
+  else void snap.globalVersion;
+  return item;
+}
+
+const listMemo = new Map<string, { version: number; items: WorkItem[] }>();
+
+/**
+ * A project's items (archived ones included — callers filter), the load status and the version.
+ * The array is rebuilt only when the version changes, so it is a stable memo key.
+ */
+export function useProjectWorkItems(projectId: string): {
+  items: readonly WorkItem[];
+  status: LoadStatus;
+  version: number;
+} {
+  const snap = useSnapshot(workItems);
+  const version = snap.version[projectId] ?? 0;
+  const status = snap.status[projectId] ?? "idle";
+  let memo = listMemo.get(projectId);
+  if (!memo || memo.version !== version || (version === 0 && memo.items.length)) {
+    memo = { version, items: getProjectWorkItems(projectId) };
+    listMemo.set(projectId, memo);
+  }
+  return { items: memo.items, status, version };
+}
+
+// ───────────── loading ─────────────
+
+type SyncPage = { results: WorkItem[]; count: number; next_cursor: string | null; next_page_results: boolean };
+
+const SYNC_PAGE = 500;
+
+async function fetchSync(slug: string, projectId: string, since?: string): Promise<WorkItem[]> {
+  const out: WorkItem[] = [];
+  let cursor: string | null = null;
+  do {
+    const searchParams: Record<string, string> = { per_page: String(SYNC_PAGE) };
+    if (cursor) searchParams.cursor = cursor;
+    if (since) searchParams.updated_at__gt = since;
+    const page: SyncPage = await api.get(`${base(slug, projectId)}/v2/issues/`, { searchParams }).json<SyncPage>();
+    out.push(...page.results);
+    cursor = page.next_page_results ? page.next_cursor : null;
+  } while (cursor);
+  return out;
+}
+
+const loading = new Map<string, Promise<void>>();
+
+/** Load every work item of a project once (later calls refresh instead). */
+export function loadProjectWorkItems(slug: string, projectId: string, options: { force?: boolean } = {}) {
+  const running = loading.get(projectId);
+  if (running) return running;
+  if (workItems.status[projectId] === "ready" && !options.force) return refreshProject(slug, projectId);
+  if (workItems.status[projectId] !== "ready") workItems.status[projectId] = "loading";
+  const promise = fetchSync(slug, projectId)
+    .then((items) => {
+      const map = projectMap(projectId);
+      // A change made while loading (e.g. on the first-paint page, or a quick add) stays until its answer.
+      const held = [...map.values()].filter((i) => pending.has(i.id) || isTempWorkItem(i.id));
+      for (const id of map.keys()) workItems.cache.byId.delete(id);
+      map.clear();
+      workItems.cache.since.delete(projectId);
+      for (const item of items) if (!item.is_draft) put(item);
+      for (const item of held) put(item);
+      workItems.status[projectId] = "ready";
+      bump([projectId]);
+    })
+    .catch((error: unknown) => {
+      if (workItems.status[projectId] !== "ready") workItems.status[projectId] = "error";
+      throw error;
+    })
+    .finally(() => loading.delete(projectId));
+  loading.set(projectId, promise);
+  return promise;
+}
+
+/** Fetch what changed since the newest item we hold, and what was deleted since. */
+export function refreshProject(slug: string, projectId: string): Promise<void> {
+  const running = loading.get(projectId);
+  if (running) return running;
+  if (workItems.status[projectId] !== "ready") return loadProjectWorkItems(slug, projectId);
+  const since = workItems.cache.since.get(projectId);
+  const promise = Promise.all([
+    fetchSync(slug, projectId, since),
+    since
+      ? api
+          .get(`${base(slug, projectId)}/deleted-issues/`, { searchParams: { updated_at__gt: since } })
+          .json<string[]>()
+      : Promise.resolve([] as string[]),
+  ])
+    .then(([changed, deleted]) => {
+      let touched = false;
+      for (const item of changed) {
+        if (pending.has(item.id) || item.is_draft) continue;
+        const current = workItems.cache.byId.get(item.id);
+        if (current && current.updated_at === item.updated_at && current.sort_order === item.sort_order) {
+          noteSince(item);
+          continue;
+        }
+        put(item);
+        touched = true;
+      }
+      for (const id of deleted) if (drop(id)) touched = true;
+      if (touched) bump([projectId]);
+    })
+    .finally(() => loading.delete(projectId));
+  loading.set(projectId, promise);
+  return promise;
+}
+
+/**
+ * Revalidate on focus (calls-errors-sync: not while hidden): refresh the project when the window
+ * regains focus or the tab becomes visible again. Returns the unsubscribe.
+ */
+export function watchProjectFocus(slug: string, projectId: string): () => void {
+  let last = Date.now();
+  const revalidate = () => {
+    if (document.visibilityState !== "visible") return;
+    // Focus and visibilitychange often fire together.
+    if (Date.now() - last < 2000) return;
+    last = Date.now();
+    refreshProject(slug, projectId).catch(() => {
+      // A failed background refresh is retried on the next focus; nothing to tell the user.
+    });
+  };
+  window.addEventListener("focus", revalidate);
+  document.addEventListener("visibilitychange", revalidate);
+  return () => {
+    window.removeEventListener("focus", revalidate);
+    document.removeEventListener("visibilitychange", revalidate);
+  };
+}
+
+// ───────────── changes ─────────────
+
+const TEMP_PREFIX = "temp-";
+/** Items with a request in flight: count per id (their server answer waits for the last one). */
+const pending = new Map<string, number>();
+
+function begin(ids: readonly string[]): void {
+  for (const id of ids) pending.set(id, (pending.get(id) ?? 0) + 1);
+}
+
+/** Returns true when no other request for the id is still running. */
+function end(id: string): boolean {
+  const n = (pending.get(id) ?? 1) - 1;
+  if (n <= 0) {
+    pending.delete(id);
+    return true;
+  }
+  pending.set(id, n);
+  return false;
+}
+
+export function isTempWorkItem(id: string): boolean {
+  return id.startsWith(TEMP_PREFIX);
+}
+
+/** The local form of a patch: state__group follows the state. */
+function applyPatch(item: WorkItem, patch: WorkItemPatch): WorkItem {
+  const next = { ...item, ...patch } as WorkItem;
+  if (patch.state_id !== undefined) {
+    const state = projectMeta.byProject[item.project_id]?.states.find((s) => s.id === patch.state_id);
+    next.state__group = state?.group ?? null;
+  }
+  return next;
+}
+
+async function fail(message: string, error: unknown): Promise<void> {
+  toast.error(message, { description: await errorMessage(error) });
+}
+
+/**
+ * Create a work item. With `optimistic`, a placeholder shows at once (quick add) and is replaced
+ * by the server's item. Throws on refusal so a form can show the field errors.
+ */
+export async function createWorkItem(
+  slug: string,
+  projectId: string,
+  input: WorkItemInput,
+  options: { optimistic?: boolean } = {},
+): Promise<WorkItem> {
+  let tempId: string | null = null;
+  if (options.optimistic) {
+    tempId = `${TEMP_PREFIX}${crypto.randomUUID()}`;
+    const now = new Date().toISOString();
+    const meta = projectMeta.byProject[projectId];
+    const stateId = input.state_id ?? meta?.states.find((s) => s.default)?.id ?? meta?.states[0]?.id ?? null;
+    const siblings = workItems.cache.byProject.get(projectId);
+    let maxSort = 0;
+    if (siblings) for (const i of siblings.values()) if (i.sort_order > maxSort) maxSort = i.sort_order;
+    const placeholder: WorkItem = {
+      id: tempId,
+      name: input.name,
+      sequence_id: 0,
+      project_id: projectId,
+      workspace_id: "",
+      state_id: stateId,
+      state__group: meta?.states.find((s) => s.id === stateId)?.group ?? null,
+      priority: input.priority ?? "none",
+      parent_id: input.parent_id ?? null,
+      estimate_point: input.estimate_point ?? null,
+      start_date: input.start_date ?? null,
+      target_date: input.target_date ?? null,
+      sort_order: input.sort_order ?? maxSort + 10000,
+      completed_at: null,
+      archived_at: null,
+      is_draft: false,
+      is_epic: false,
+      type_id: null,
+      cycle_id: null,
+      module_ids: [],
+      assignee_ids: input.assignee_ids ?? [],
+      label_ids: input.label_ids ?? [],
+      sub_issues_count: 0,
+      link_count: 0,
+      attachment_count: 0,
+      created_at: now,
+      updated_at: now,
+      created_by: null,
+      updated_by: null,
+    };
+    put(placeholder);
+    bump([projectId]);
+  }
+  try {
+    const created = await api
+      .post(`${base(slug, projectId)}/issues/`, { json: input, headers: mutationHeaders() })
+      .json<WorkItem>();
+    if (tempId) drop(tempId);
+    put(created);
+    if (created.parent_id) {
+      const parent = workItems.cache.byId.get(created.parent_id);
+      if (parent) put({ ...parent, sub_issues_count: parent.sub_issues_count + 1 });
+    }
+    bump([projectId]);
+    return created;
+  } catch (error) {
+    if (tempId) {
+      drop(tempId);
+      bump([projectId]);
+      await fail("Couldn't create the work item", error);
+    }
+    throw error;
+  }
+}
+
+/** Change one item at once; undone with a toast if the server refuses. Resolves to the server's item. */
+export async function updateWorkItem(
+  slug: string,
+  projectId: string,
+  id: string,
+  patch: WorkItemPatch,
+): Promise<WorkItem | undefined> {
+  const before = workItems.cache.byId.get(id);
+  if (before) {
+    put(applyPatch(before, patch));
+    bump([before.project_id]);
+  }
+  begin([id]);
+  try {
+    const answer = await api
+      .patch(`${base(slug, projectId)}/issues/${id}/`, { json: patch, headers: mutationHeaders() })
+      .json<WorkItem>();
+    if (end(id)) {
+      const current = workItems.cache.byId.get(id);
+      // The answer may lack the description (e.g. a name change): keep the one we hold.
+      const merged =
+        current && answer.description_html === undefined && current.description_html !== undefined
+          ? {
+              ...answer,
+              description_html: current.description_html,
+              description_stripped: current.description_stripped,
+            }
+          : answer;
+      put(merged);
+      bump([answer.project_id]);
+    }
+    return answer;
+  } catch (error) {
+    end(id);
+    const current = workItems.cache.byId.get(id);
+    if (before && current) {
+      // Undo only the fields this change touched; a later change to others stays.
+      const undo: Partial<WorkItem> = {};
+      for (const key of Object.keys(patch) as (keyof WorkItemPatch)[]) {
+        (undo as Record<string, unknown>)[key] = before[key as keyof WorkItem];
+      }
+      put({ ...current, ...undo, state__group: "state_id" in patch ? before.state__group : current.state__group });
+      bump([before.project_id]);
+    }
+    await fail("Couldn't update the work item", error);
+    return undefined;
+  }
+}
+
+/** Move an item (drag and drop): a new position and, across groups, the grouped property. */
+export function moveWorkItem(
+  slug: string,
+  projectId: string,
+  id: string,
+  move: { sortOrder?: number; patch?: WorkItemPatch },
+): Promise<WorkItem | undefined> {
+  const patch: WorkItemPatch = { ...(move.patch ?? {}) };
+  if (move.sortOrder !== undefined) patch.sort_order = move.sortOrder;
+  return updateWorkItem(slug, projectId, id, patch);
+}
+
+/** Delete one item (soft delete on the server); restored with a toast if refused. */
+export async function deleteWorkItem(slug: string, projectId: string, id: string): Promise<boolean> {
+  const removed = drop(id);
+  if (removed) bump([removed.project_id]);
+  begin([id]);
+  try {
+    await api.delete(`${base(slug, projectId)}/issues/${id}/`, { headers: mutationHeaders() });
+    end(id);
+    return true;
+  } catch (error) {
+    end(id);
+    if (removed) {
+      put(removed);
+      bump([removed.project_id]);
+    }
+    await fail("Couldn't delete the work item", error);
+    return false;
+  }
+}
+
+/** Archive one item (only closed ones; the server says why otherwise). */
+export async function archiveWorkItem(slug: string, projectId: string, id: string): Promise<boolean> {
+  const before = workItems.cache.byId.get(id);
+  if (before) {
+    put({ ...before, archived_at: new Date().toISOString() });
+    bump([before.project_id]);
+  }
+  begin([id]);
+  try {
+    const answer = await api
+      .post(`${base(slug, projectId)}/issues/${id}/archive/`, { headers: mutationHeaders() })
+      .json<{ archived_at: string }>();
+    if (end(id)) {
+      const current = workItems.cache.byId.get(id);
+      if (current) {
+        put({ ...current, archived_at: answer.archived_at });
+        bump([current.project_id]);
+      }
+    }
+    return true;
+  } catch (error) {
+    end(id);
+    if (before) {
+      put(before);
+      bump([before.project_id]);
+    }
+    await fail("Couldn't archive the work item", error);
+    return false;
+  }
+}
+
+/** Bulk update (POST bulk-operation-issues/), all or nothing; assignees and labels are added. */
+export async function bulkUpdateWorkItems(
+  slug: string,
+  projectId: string,
+  ids: readonly string[],
+  properties: BulkProperties,
+): Promise<boolean> {
+  const befores = ids.map((id) => workItems.cache.byId.get(id)).filter((i): i is WorkItem => Boolean(i));
+  for (const item of befores) {
+    const { assignee_ids, label_ids, ...rest } = properties;
+    const patch: WorkItemPatch = { ...rest };
+    if (assignee_ids) patch.assignee_ids = [...new Set([...item.assignee_ids, ...assignee_ids])];
+    if (label_ids) patch.label_ids = [...new Set([...item.label_ids, ...label_ids])];
+    put(applyPatch(item, patch));
+  }
+  bump([projectId]);
+  begin(ids);
+  try {
+    const answer = await api
+      .post(`${base(slug, projectId)}/bulk-operation-issues/`, {
+        json: { issue_ids: ids, properties },
+        headers: mutationHeaders(),
+      })
+      .json<WorkItem[]>();
+    const done = new Set(ids.filter((id) => end(id)));
+    for (const item of answer) if (done.has(item.id)) put(item);
+    bump([projectId]);
+    return true;
+  } catch (error) {
+    for (const id of ids) end(id);
+    for (const item of befores) put(item);
+    bump([projectId]);
+    await fail("Couldn't update the work items", error);
+    return false;
+  }
+}
+
+/** Delete several items (DELETE bulk-delete-issues/), all or nothing. */
+export async function bulkDeleteWorkItems(slug: string, projectId: string, ids: readonly string[]): Promise<boolean> {
+  const removed = ids.map((id) => drop(id)).filter((i): i is WorkItem => Boolean(i));
+  bump([projectId]);
+  begin(ids);
+  try {
+    await api.delete(`${base(slug, projectId)}/bulk-delete-issues/`, {
+      json: { issue_ids: ids },
+      headers: mutationHeaders(),
+    });
+    for (const id of ids) end(id);
+    return true;
+  } catch (error) {
+    for (const id of ids) end(id);
+    for (const item of removed) put(item);
+    bump([projectId]);
+    await fail("Couldn't delete the work items", error);
+    return false;
+  }
+}
+
+/** Archive several closed items (POST bulk-archive-issues/), all or nothing. */
+export async function bulkArchiveWorkItems(slug: string, projectId: string, ids: readonly string[]): Promise<boolean> {
+  const befores = ids.map((id) => workItems.cache.byId.get(id)).filter((i): i is WorkItem => Boolean(i));
+  const now = new Date().toISOString();
+  for (const item of befores) put({ ...item, archived_at: now });
+  bump([projectId]);
+  begin(ids);
+  try {
+    const answer = await api
+      .post(`${base(slug, projectId)}/bulk-archive-issues/`, { json: { issue_ids: ids }, headers: mutationHeaders() })
+      .json<{ archived_at: string }>();
+    for (const id of ids) {
+      const current = workItems.cache.byId.get(id);
+      if (end(id) && current) put({ ...current, archived_at: answer.archived_at });
+    }
+    bump([projectId]);
+    return true;
+  } catch (error) {
+    for (const id of ids) end(id);
+    for (const item of befores) put(item);
+    bump([projectId]);
+    await fail("Couldn't archive the work items", error);
+    return false;
+  }
+}
+
+// ───────────── first paint from the server ─────────────
+
+type ListCell = { results: WorkItem[]; total_results: number };
+/** The paged list's answer (GET issues/): flat, grouped or sub-grouped. */
+export type WorkItemListPage = {
+  results:
+    | WorkItem[]
+    | Record<string, ListCell>
+    | Record<string, { results: Record<string, ListCell>; total_results: number }>;
+  total_count: number;
+  grouped_by: string | null;
+  sub_grouped_by: string | null;
+};
+
+/**
+ * One page of the server's filtered, grouped list (50 per group), used to paint the board at once
+ * while the whole project is still loading into the cache (the spec's "server answers while the
+ * local database isn't ready"). Its items go into the cache so pickers and the peek work on them.
+ */
+export async function fetchWorkItemsPage(
+  slug: string,
+  projectId: string,
+  searchParams: Record<string, string>,
+): Promise<WorkItemListPage> {
+  const page = await api.get(`${base(slug, projectId)}/issues/`, { searchParams }).json<WorkItemListPage>();
+  if (workItems.status[projectId] === "ready") return page;
+  const found: WorkItem[] = [];
+  const collect = (value: unknown) => {
+    if (Array.isArray(value)) found.push(...(value as WorkItem[]));
+    else if (value && typeof value === "object")
+      for (const cell of Object.values(value as Record<string, { results: unknown }>)) collect(cell.results);
+  };
+  collect(page.results);
+  for (const item of found) if (!workItems.cache.byId.has(item.id)) put(item);
+  // The full load owns `since`; a partial page must not move it.
+  workItems.cache.since.delete(projectId);
+  bump([projectId]);
+  return page;
+}
+
+/** Parent picker: search the project's items (GET search-issues/). */
+export type WorkItemSearchResult = {
+  id: string;
+  name: string;
+  sequence_id: number;
+  project_id: string;
+  project__identifier: string;
+  state__group: string | null;
+  state__color?: string | null;
+  priority: Priority;
+};
+
+export async function searchWorkItems(
+  slug: string,
+  projectId: string,
+  query: { search: string; issueId?: string; parent?: boolean },
+): Promise<WorkItemSearchResult[]> {
+  const searchParams: Record<string, string> = { search: query.search };
+  if (query.issueId) searchParams.issue_id = query.issueId;
+  if (query.parent) searchParams.parent = "true";
+  return api.get(`${base(slug, projectId)}/search-issues/`, { searchParams }).json<WorkItemSearchResult[]>();
+}
+
+/** Did this client send the change with this x-client-mutation-id? (One list for every store.) */
+export const isOwnMutation = isOwnClientMutation;

@@ -1,0 +1,18 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+// In development the API runs on :3000 (npm run dev); vite proxies to it so cookies stay same-origin.
+const api = process.env.TIDELINE_API ?? "http://localhost:3000";
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      "/api": { target: api, changeOrigin: false },
+      "/auth": { target: api, changeOrigin: false },
+      "/live": { target: api, ws: true },
+    },
+  },
+  build: { outDir: "dist", sourcemap: true, chunkSizeWarningLimit: 700 },
+});

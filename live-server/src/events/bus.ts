@@ -1,0 +1,89 @@
+/**
+ * In-process domain event bus. Services collect events while their transaction runs and
+ * publish them only after it commits (see `transactionWithEvents`), so no subscriber ever
+ * sees a change that was rolled back. With several instances, a Redis relay (live layer)
+ * subscribes here and re-publishes what other instances emit.
+ */
+import { randomUUID } from "node:crypto";
+import { CLIENT_MUTATION_HEADER, type DomainEvent, type DomainEventType } from "@tideline/shared";
+import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import type { Db, Tx } from "../db/client.ts";
+
+export type EventListener = (event: DomainEvent) => void | Promise<void>;
+
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+  private readonly log: FastifyBaseLogger;
+
+  constructor(log: FastifyBaseLogger) {
+    this.log = log;
+  }
+
+  /** Listen to every event; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Deliver to every listener; one failing listener never stops the others. */
+  publish(events: readonly DomainEvent[]): void {
+    for (const event of events) {
+      for (const listener of this.listeners) {
+        try {
+          const result = listener(event);
+          if (result instanceof Promise)
+            result.catch((err) => this.log.error({ err, type: event.type }, "event listener failed"));
+        } catch (err) {
+          this.log.error({ err, type: event.type }, "event listener failed");
+        }
+      }
+    }
+  }
+}
+
+/** Who caused a change: the signed-in user and the client mutation id they sent, if any. */
+export type EventOrigin = { actorId: string | null; clientMutationId: string | null };
+
+export function eventOrigin(request: FastifyRequest): EventOrigin {
+  const raw = request.headers[CLIENT_MUTATION_HEADER];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return {
+    actorId: request.user?.id ?? null,
+    clientMutationId: value && value.length <= 100 ? value : null,
+  };
+}
+
+export type EmitFn = (
+  type: DomainEventType,
+  scope: { workspaceId: string; projectId: string | null; entityId: string },
+  data: Record<string, unknown>,
+) => void;
+
+/**
+ * Run `work` in a transaction; events it emits are published after the commit, and dropped
+ * if the transaction fails.
+ */
+export async function transactionWithEvents<T>(
+  db: Db,
+  bus: EventBus,
+  origin: EventOrigin,
+  work: (tx: Tx, emit: EmitFn) => Promise<T>,
+): Promise<T> {
+  const pending: DomainEvent[] = [];
+  const emit: EmitFn = (type, scope, data) => {
+    pending.push({
+      id: randomUUID(),
+      type,
+      workspace_id: scope.workspaceId,
+      project_id: scope.projectId,
+      entity_id: scope.entityId,
+      actor_id: origin.actorId,
+      client_mutation_id: origin.clientMutationId,
+      occurred_at: new Date().toISOString(),
+      data,
+    });
+  };
+  const result = await db.transaction((tx) => work(tx, emit));
+  bus.publish(pending);
+  return result;
+}

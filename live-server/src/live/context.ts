@@ -1,0 +1,41 @@
+/**
+ * What the live layer keeps per document connection (Hocuspocus' `context`), and how a hook
+ * refuses a connection or closes a document with one of the protocol's close events.
+ */
+import { LIVE_CLOSE, type LiveCloseName, type LiveDocumentRef } from "@tideline/shared";
+import type { SessionUser } from "../auth/sessions.ts";
+import type { DocumentRights } from "./documents.ts";
+
+/** Set before authentication, from the upgrade request (see service.ts). */
+export type SocketContext = {
+  /** The origins this request may come from (http/origin.ts allowedOrigins). */
+  allowedOrigins: Set<string>;
+};
+
+/** Added by the Authentication extension once the connection is accepted. */
+export type AuthenticatedContext = {
+  user: SessionUser;
+  ref: LiveDocumentRef;
+  rights: NonNullable<DocumentRights>;
+};
+
+export type LiveContext = SocketContext & Partial<AuthenticatedContext>;
+
+/**
+ * What a hook throws to refuse or close: Hocuspocus sends `reason` to the provider (the
+ * `authenticationFailed` reason, or the reason of a document's close) and uses `code` when it
+ * closes a connection. Deliberately not an Error: Hocuspocus logs every thrown Error's message,
+ * and a refused connection is routine, not a server fault.
+ */
+export type LiveRefusal = { code: number; reason: string };
+
+export function refusal(name: LiveCloseName): LiveRefusal {
+  const { code, reason } = LIVE_CLOSE[name];
+  return { code, reason };
+}
+
+/** The authenticated part of a connection's context, or null before authentication. */
+export function authenticated(context: unknown): AuthenticatedContext | null {
+  const value = context as Partial<AuthenticatedContext> | null | undefined;
+  return value?.user && value.ref && value.rights ? (value as AuthenticatedContext) : null;
+}

@@ -1,0 +1,154 @@
+/**
+ * Two instances behind one Redis and one database: events emitted on one reach the clients of
+ * the other (once), documents edited on both stay in sync. Needs `redis-server` on the PATH
+ * (skipped otherwise).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { type DomainEvent, issueDocumentName, projectChannelName, userChannelName } from "@tideline/shared";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, createTestDatabase, ORIGIN, type TestApp } from "../../test/harness.ts";
+import { buildApp } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { createFixture, createIssue, type Fixture } from "../routes/issues/test-support.ts";
+import { appendParagraph, bodyText, eventually, openTab, synced, type Tab } from "./test-support.ts";
+
+const hasRedis = spawnSync("redis-server", ["--version"]).status === 0;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+describe.skipIf(!hasRedis)("several instances with Redis", () => {
+  let redis: ChildProcess;
+  let database: Database;
+  let dataDir: string;
+  const apps: FastifyInstance[] = [];
+  const urls: string[] = [];
+  let f: Fixture;
+  const tabs: Tab[] = [];
+  const tab = (...args: Parameters<typeof openTab>) => {
+    const opened = openTab(...args);
+    tabs.push(opened);
+    return opened;
+  };
+
+  beforeAll(async () => {
+    const redisPort = await freePort();
+    redis = spawn("redis-server", ["--port", String(redisPort), "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "tideline-redis-"));
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SECRET_KEY: "test-secret-key-that-is-long-enough-1234567890",
+      APP_BASE_URL: ORIGIN,
+      LOG_LEVEL: "silent",
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    });
+    await eventually(async () => {
+      const res = spawnSync("redis-cli", ["-p", String(redisPort), "ping"]);
+      expect(String(res.stdout)).toContain("PONG");
+    });
+    for (let i = 0; i < 2; i++) {
+      const app = await buildApp(config, { database, serveClient: false, logger: false });
+      await app.listen({ port: 0, host: "127.0.0.1" });
+      const address = app.server.address();
+      if (!address || typeof address === "string") throw new Error("no port");
+      app.ctx.live.hocuspocus.configuration.debounce = 100;
+      app.ctx.live.hocuspocus.configuration.maxDebounce = 500;
+      apps.push(app);
+      urls.push(`ws://127.0.0.1:${address.port}/live`);
+    }
+    const [first] = apps;
+    if (!first) throw new Error("no app");
+    const t: TestApp = { app: first, db: database.db, close: async () => {} };
+    f = await createFixture(t);
+  });
+
+  afterAll(async () => {
+    for (const t of tabs) t.destroy();
+    for (const app of apps) await app.close();
+    await database?.close();
+    redis?.kill("SIGKILL");
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const [a, b] = [0, 1];
+  const t = (index: number): TestApp => ({
+    app: apps[index] as FastifyInstance,
+    db: database.db,
+    close: async () => {},
+  });
+
+  it("delivers an event emitted on one instance to a client of the other, once", async () => {
+    const channel = tab(urls[b] as string, f.w.member).open(projectChannelName(f.project.id));
+    await synced(channel);
+    const item = await createIssue(t(a), f.w.admin, f.project.url, { name: "From A" });
+    await eventually(() => {
+      const created = channel.messages.filter((m) => m.event.type === "issue.created" && m.event.entity_id === item.id);
+      expect(created).toHaveLength(1);
+    });
+    // Relayed events are delivered, never re-emitted into B's own bus.
+    const seenOnB: DomainEvent[] = [];
+    const stop = apps[b]?.ctx.events.subscribe((e) => {
+      seenOnB.push(e);
+    });
+    const res = await client(apps[a] as FastifyInstance, f.w.admin).patch(`${f.project.url}/issues/${item.id}/`, {
+      name: "Renamed on A",
+    });
+    expect(res.statusCode).toBe(200);
+    await eventually(() => expect(channel.messages.some((m) => m.event.data.name === "Renamed on A")).toBe(true));
+    stop?.();
+    expect(seenOnB).toEqual([]);
+    expect(channel.messages.filter((m) => m.event.type === "issue.updated")).toHaveLength(1);
+  });
+
+  it("broadcasts to a user's tab connected to the other instance", async () => {
+    const own = tab(urls[b] as string, f.w.member).open(userChannelName(f.w.member.id));
+    await synced(own);
+    const received: string[] = [];
+    own.provider.on("stateless", ({ payload }: { payload: string }) => received.push(payload));
+    apps[a]?.ctx.live.broadcastToUser(f.w.member.id, '{"type":"ping","n":2}');
+    await eventually(() => expect(received).toContain('{"type":"ping","n":2}'));
+  });
+
+  it("keeps a document edited on both instances in sync, and stores it once", async () => {
+    const item = await createIssue(t(a), f.w.member, f.project.url, { description_html: "<p>Shared</p>" });
+    const name = issueDocumentName(item.id);
+    const onA = tab(urls[a] as string, f.w.member).open(name);
+    await synced(onA);
+    const onB = tab(urls[b] as string, f.w.admin).open(name);
+    await synced(onB);
+    appendParagraph(onA.doc, "from A");
+    appendParagraph(onB.doc, "from B");
+    await synced(onA);
+    await synced(onB);
+    await eventually(() => {
+      expect(bodyText(onA.doc)).toBe(bodyText(onB.doc));
+      expect(bodyText(onA.doc)).toContain("from A");
+      expect(bodyText(onA.doc)).toContain("from B");
+    });
+    for (const opened of tabs.splice(0)) opened.destroy();
+    await eventually(async () => {
+      const res = await client(apps[b] as FastifyInstance, f.w.member).get(`${f.project.url}/issues/${item.id}/`);
+      const html = (res.json() as { description_html: string }).description_html;
+      expect(html).toContain("<p>from A</p>");
+      expect(html).toContain("<p>from B</p>");
+      expect(html.match(/Shared/g)).toHaveLength(1);
+    }, 15_000);
+  });
+});

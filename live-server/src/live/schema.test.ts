@@ -1,0 +1,70 @@
+/**
+ * The server's HTML ↔ Yjs conversions: the same output as @tiptap/html's server functions, a
+ * round trip that keeps the editor's content, and replacement as a diff.
+ */
+import { DOCUMENT_FIELD } from "@tideline/shared";
+import { generateHTML, generateJSON } from "@tiptap/html/server";
+import { describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import {
+  contentOfState,
+  editorExtensions,
+  generationOf,
+  nodeFromHtml,
+  nodeToHtml,
+  replaceWithHtml,
+  stateFromHtml,
+} from "./schema.ts";
+
+const RICH = [
+  "<h1>Title</h1>",
+  '<p>Hello <strong>bold</strong> <em>it</em> <a href="https://example.com">link</a> <code>x</code></p>',
+  '<ul data-type="taskList"><li data-type="taskItem" data-checked="true"><p>done</p></li></ul>',
+  "<ol><li><p>one</p></li></ol>",
+  '<pre><code class="language-js">let x = 1;</code></pre>',
+  "<blockquote><p>quote</p></blockquote>",
+  "<table><tbody><tr><th><p>h</p></th></tr><tr><td><p>c</p></td></tr></tbody></table>",
+  '<img src="https://example.com/a.png" alt="a">',
+  '<p><span data-type="mention" data-id="u1" data-label="Ann">@Ann</span></p>',
+].join("");
+
+describe("schema", () => {
+  it("parses and serialises like @tiptap/html's server functions", () => {
+    const node = nodeFromHtml(RICH);
+    expect(node.toJSON()).toEqual(generateJSON(RICH, editorExtensions));
+    expect(nodeToHtml(node)).toBe(generateHTML(node.toJSON(), editorExtensions));
+  });
+
+  it("round-trips stored HTML through a Yjs state, sanitised", () => {
+    const state = stateFromHtml(`${RICH}<p onclick="x()">safe<script>alert(1)</script></p>`);
+    const { html, stripped } = contentOfState(state);
+    expect(html).toContain("<h1>Title</h1>");
+    expect(html).toContain('data-type="taskItem"');
+    expect(html).toContain("<table");
+    expect(html).not.toContain("onclick");
+    expect(html).not.toContain("<script");
+    expect(stripped).toContain("Hello bold it link x");
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, state);
+    expect(generationOf(doc)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("gives every build a new generation", () => {
+    const a = new Y.Doc();
+    const b = new Y.Doc();
+    Y.applyUpdate(a, stateFromHtml("<p>x</p>"));
+    Y.applyUpdate(b, stateFromHtml("<p>x</p>"));
+    expect(generationOf(a)).not.toBe(generationOf(b));
+  });
+
+  it("replaces content as a diff that converges with a concurrent copy", () => {
+    const server = new Y.Doc();
+    Y.applyUpdate(server, stateFromHtml("<p>one</p><p>two</p>"));
+    const client = new Y.Doc();
+    Y.applyUpdate(client, Y.encodeStateAsUpdate(server));
+    replaceWithHtml(server, "<p>one</p><p>three</p>", "test");
+    Y.applyUpdate(client, Y.encodeStateAsUpdate(server, Y.encodeStateVector(client)));
+    expect(contentOfState(Y.encodeStateAsUpdate(client)).html).toBe("<p>one</p><p>three</p>");
+    expect(client.getXmlFragment(DOCUMENT_FIELD).length).toBe(2);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * Where live documents live in the database, and the three operations on them:
+ * - load: the stored Yjs state (`description_binary`) plus every row of the write-ahead log
+ *   (`document_updates`) for the document, in order. A document without state is built from its
+ *   stored HTML and that state is saved at once, before any client can edit it, so updates in
+ *   the log always apply to the very items they were made against.
+ * - append: one client update to the log, before the server acknowledges it (durability).
+ * - store: fold the in-memory state into `description_binary` (merged with what is stored, so
+ *   a REST write or another instance's store is never overwritten), re-derive the sanitised
+ *   HTML and plain text, delete exactly the log rows that were folded, and emit the entity's
+ *   `*.updated` event when the HTML changed.
+ *
+ * Every read and write locks the owning row (`for update`), like the pages REST API does, so
+ * loads, stores and REST writes of one document are serialised.
+ */
+import { issueDocumentName, LIVE_MUTATION_PREFIX, type LiveDocumentRef, pageDocumentName } from "@tideline/shared";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import * as Y from "yjs";
+import type { Db, DbOrTx } from "../db/client.ts";
+import { documentUpdates, issues, pageProjects, pages } from "../db/schema.ts";
+import { type EventBus, transactionWithEvents } from "../events/bus.ts";
+import { loadIssue } from "../routes/issues/query.ts";
+import { emitIssue } from "../routes/issues/service.ts";
+import { maybeSnapshotWhileEditing } from "../routes/pages/document.ts";
+import { presentPageEvent } from "../routes/pages/presenter.ts";
+import { contentOfState, stateFromHtml } from "./schema.ts";
+
+/** The document kinds that hold content (project and user channels hold none). */
+export type ContentRef = LiveDocumentRef & { kind: "issue" | "page" };
+
+export function isContentRef(ref: LiveDocumentRef): ref is ContentRef {
+  return ref.kind === "issue" || ref.kind === "page";
+}
+
+const nameOf = (ref: ContentRef) => (ref.kind === "issue" ? issueDocumentName(ref.id) : pageDocumentName(ref.id));
+
+type OwnerRow = {
+  descriptionBinary: Uint8Array | null;
+  descriptionHtml: string;
+  updatedAt: Date;
+};
+
+async function lockOwner(tx: DbOrTx, ref: ContentRef): Promise<OwnerRow | undefined> {
+  const table = ref.kind === "issue" ? issues : pages;
+  const [row] = await tx
+    .select({
+      descriptionBinary: table.descriptionBinary,
+      descriptionHtml: table.descriptionHtml,
+      updatedAt: table.updatedAt,
+    })
+    .from(table)
+    .where(eq(table.id, ref.id))
+    .for("update");
+  return row;
+}
+
+export type LoadedDocument = {
+  /** The stored state (built from the HTML when there was none). */
+  state: Uint8Array;
+  /** Log rows after it, in order. */
+  updates: { id: number; update: Uint8Array }[];
+  /** True when the state was just built from the HTML. */
+  built: boolean;
+};
+
+/** The stored document, or null when its issue or page does not exist. */
+export async function loadDocument(db: Db, ref: ContentRef): Promise<LoadedDocument | null> {
+  return db.transaction(async (tx) => {
+    const row = await lockOwner(tx, ref);
+    if (!row) return null;
+    const name = nameOf(ref);
+    if (row.descriptionBinary === null) {
+      // No state: either a document never opened live, or a REST write replaced the HTML (the
+      // issues API clears the state). Log rows left over belong to the replaced state: drop them.
+      await tx.delete(documentUpdates).where(eq(documentUpdates.documentName, name));
+      const state = stateFromHtml(row.descriptionHtml);
+      const table = ref.kind === "issue" ? issues : pages;
+      // updated_at stays: building the state changes nothing a user can see.
+      await tx.update(table).set({ descriptionBinary: state, updatedAt: row.updatedAt }).where(eq(table.id, ref.id));
+      return { state, updates: [], built: true };
+    }
+    const updates = await tx
+      .select({ id: documentUpdates.id, update: documentUpdates.update })
+      .from(documentUpdates)
+      .where(eq(documentUpdates.documentName, name))
+      .orderBy(asc(documentUpdates.id));
+    return { state: row.descriptionBinary, updates, built: false };
+  });
+}
+
+/** Append a client's update to the document's log; returns its id. */
+export async function appendUpdate(db: Db, documentName: string, update: Uint8Array): Promise<number> {
+  const [row] = await db.insert(documentUpdates).values({ documentName, update }).returning({ id: documentUpdates.id });
+  if (!row) throw new Error("document update insert failed");
+  return row.id;
+}
+
+export type StoreInput = {
+  /** The in-memory document, encoded. */
+  state: Uint8Array;
+  /** Log rows already applied to it (they are deleted once folded). */
+  foldedIds: number[];
+  /** The last user who changed it (updated_by, the event's actor). */
+  actorId: string | null;
+  /**
+   * Store even when the stored state is gone. Without it, a missing state means a REST write
+   * replaced the HTML after this document was loaded: storing would undo that write, so the
+   * store is skipped and the live layer replaces the document's content first.
+   */
+  force?: boolean;
+  /** Id of this server instance, for the event's client mutation id. */
+  instanceId: string;
+};
+
+export type StoreResult = "stored" | "unchanged" | "skipped" | "missing";
+
+/** Fold the document into its row (see the file comment). */
+export async function storeDocument(db: Db, bus: EventBus, ref: ContentRef, input: StoreInput): Promise<StoreResult> {
+  const name = nameOf(ref);
+  const origin = { actorId: input.actorId, clientMutationId: `${LIVE_MUTATION_PREFIX}${input.instanceId}` };
+  const result = await transactionWithEvents(db, bus, origin, async (tx, emit): Promise<StoreResult> => {
+    const row = await lockOwner(tx, ref);
+    if (!row) {
+      // Deleted: its log has nothing left to fold into.
+      await tx.delete(documentUpdates).where(eq(documentUpdates.documentName, name));
+      return "missing";
+    }
+    if (row.descriptionBinary === null && !input.force) return "skipped";
+    const folded = new Y.Doc();
+    let state: Uint8Array;
+    try {
+      if (row.descriptionBinary) Y.applyUpdate(folded, row.descriptionBinary);
+      Y.applyUpdate(folded, input.state);
+      state = Y.encodeStateAsUpdate(folded);
+    } finally {
+      folded.destroy();
+    }
+    const content = contentOfState(state);
+    const changed = content.html !== row.descriptionHtml;
+    const table = ref.kind === "issue" ? issues : pages;
+    const [updated] = await tx
+      .update(table)
+      .set({
+        descriptionBinary: state,
+        descriptionHtml: content.html,
+        descriptionStripped: content.stripped,
+        // Only a visible change counts as an update (delta sync, lists sorted by update).
+        ...(changed
+          ? { updatedAt: new Date(), updatedById: input.actorId ?? undefined }
+          : { updatedAt: row.updatedAt }),
+      })
+      .where(eq(table.id, ref.id))
+      .returning({ workspaceId: table.workspaceId });
+    if (input.foldedIds.length > 0) {
+      await tx
+        .delete(documentUpdates)
+        .where(and(eq(documentUpdates.documentName, name), inArray(documentUpdates.id, input.foldedIds)));
+    }
+    if (!changed || !updated) return "unchanged";
+    if (ref.kind === "issue") {
+      const presented = await loadIssue(tx, ref.id, { includeDescription: true });
+      if (presented) emitIssue(emit, "issue.updated", presented, { changed_fields: ["description_html"] });
+    } else {
+      const [page] = await tx.select().from(pages).where(eq(pages.id, ref.id));
+      const links = await tx
+        .select({ projectId: pageProjects.projectId })
+        .from(pageProjects)
+        .where(eq(pageProjects.pageId, ref.id));
+      const projectIds = links.map((l) => l.projectId);
+      if (page) {
+        const data = {
+          ...presentPageEvent(page, { projectIds, isFavorite: false }),
+          changed_fields: ["description_html"],
+        };
+        for (const projectId of projectIds) {
+          emit("page.updated", { workspaceId: updated.workspaceId, projectId, entityId: ref.id }, data);
+        }
+      }
+    }
+    return "stored";
+  });
+  // Versions of a page while it is edited (at most one per interval; the pages API decides).
+  if (result === "stored" && ref.kind === "page") await maybeSnapshotWhileEditing(db, ref.id, input.actorId);
+  return result;
+}

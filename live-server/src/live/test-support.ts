@@ -1,0 +1,185 @@
+/**
+ * Helpers for the live layer's tests: a real server on port 0, real Hocuspocus providers over
+ * Node WebSockets (the `ws` package, subclassed to send the session cookie and an Origin like a
+ * browser does), assertions that retry until a deadline, and pages inserted straight in the
+ * tables.
+ */
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
+import { DOCUMENT_FIELD, type LiveStatelessMessage, parseLiveStateless } from "@tideline/shared";
+import { eq } from "drizzle-orm";
+import { WebSocket } from "ws";
+import * as Y from "yjs";
+import { createTestApp, ORIGIN, type TestApp } from "../../test/harness.ts";
+import { SESSION_COOKIE } from "../auth/sessions.ts";
+import { documentUpdates, pageProjects, pages } from "../db/schema.ts";
+
+export type LiveServer = TestApp & { url: string };
+
+/** The app listening on a free port, with short store debounces. */
+export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
+  const t = await createTestApp(env);
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = t.app.server.address();
+  if (!address || typeof address === "string") throw new Error("no port");
+  const { configuration } = t.app.ctx.live.hocuspocus;
+  configuration.debounce = 100;
+  configuration.maxDebounce = 500;
+  return { ...t, url: `ws://127.0.0.1:${address.port}/live` };
+}
+
+/** Retry `check` until it stops throwing, or throw its last error after `timeoutMs`. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+/** A WebSocket class that sends `headers` on the upgrade, as a browser sends its cookie and Origin. */
+export function webSocketWith(headers: Record<string, string>) {
+  return class extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  };
+}
+
+export type Tab = {
+  socket: HocuspocusProviderWebsocket;
+  /** Open a document on this tab's socket. */
+  open: (name: string, doc?: Y.Doc) => OpenDocument;
+  destroy: () => void;
+};
+
+export type OpenDocument = {
+  provider: HocuspocusProvider;
+  doc: Y.Doc;
+  /** The reason of a refused authentication, once refused. */
+  refused: string | null;
+  /** "read-write" or "readonly" once accepted. */
+  scope: string | null;
+  /** Reasons of the server's closes of this document. */
+  closes: string[];
+  /** Stateless messages received, parsed. */
+  messages: LiveStatelessMessage[];
+  fragment: () => Y.XmlFragment;
+};
+
+/** One browser tab: one WebSocket (HocuspocusProviderWebsocket), documents opened on it. */
+export function openTab(
+  url: string,
+  user: { token: string } | null,
+  options: { origin?: string | null; maxAttempts?: number } = {},
+): Tab {
+  const headers: Record<string, string> = {};
+  const origin = options.origin === undefined ? ORIGIN : options.origin;
+  if (origin) headers.origin = origin;
+  if (user) headers.cookie = `${SESSION_COOKIE}=${user.token}`;
+  const socket = new HocuspocusProviderWebsocket({
+    url,
+    WebSocketPolyfill: webSocketWith(headers),
+    delay: 50,
+    minDelay: 50,
+    maxDelay: 500,
+    maxAttempts: options.maxAttempts ?? 0,
+  });
+  const providers: HocuspocusProvider[] = [];
+  return {
+    socket,
+    open(name, doc = new Y.Doc()) {
+      const provider = new HocuspocusProvider({ name, document: doc, websocketProvider: socket });
+      const opened: OpenDocument = {
+        provider,
+        doc,
+        refused: null,
+        scope: null,
+        closes: [],
+        messages: [],
+        fragment: () => doc.getXmlFragment(DOCUMENT_FIELD),
+      };
+      provider.on("authenticationFailed", ({ reason }: { reason: string }) => {
+        opened.refused = reason;
+      });
+      provider.on("authenticated", ({ scope }: { scope: string }) => {
+        opened.scope = scope;
+      });
+      provider.on("close", ({ event }: { event: { reason: string } }) => {
+        opened.closes.push(event.reason);
+      });
+      provider.on("stateless", ({ payload }: { payload: string }) => {
+        const message = parseLiveStateless(payload);
+        if (message) opened.messages.push(message);
+      });
+      provider.attach();
+      providers.push(provider);
+      return opened;
+    },
+    destroy() {
+      for (const provider of providers) provider.destroy();
+      socket.destroy();
+    },
+  };
+}
+
+/** Wait until a document is synced with nothing left to send. */
+export async function synced(opened: OpenDocument, timeoutMs = 10_000): Promise<void> {
+  await eventually(() => {
+    if (!opened.provider.isSynced || opened.provider.hasUnsyncedChanges)
+      throw new Error(`${opened.provider.configuration.name} not synced`);
+  }, timeoutMs);
+}
+
+/** Append `text` as a new paragraph at the end of the document body. */
+export function appendParagraph(doc: Y.Doc, text: string): void {
+  doc.transact(() => {
+    const paragraph = new Y.XmlElement("paragraph");
+    paragraph.insert(0, [new Y.XmlText(text)]);
+    const fragment = doc.getXmlFragment(DOCUMENT_FIELD);
+    fragment.insert(fragment.length, [paragraph]);
+  });
+}
+
+/** The text of the body, paragraphs joined by newlines. */
+export function bodyText(doc: Y.Doc): string {
+  return doc
+    .getXmlFragment(DOCUMENT_FIELD)
+    .toArray()
+    .map((node) =>
+      node instanceof Y.XmlElement
+        ? node
+            .toArray()
+            .map((child) => (child instanceof Y.XmlText ? child.toString() : ""))
+            .join("")
+        : "",
+    )
+    .join("\n");
+}
+
+/** Log rows of a document. */
+export async function logRows(t: TestApp, name: string) {
+  return t.db.select().from(documentUpdates).where(eq(documentUpdates.documentName, name));
+}
+
+/** A page in `projectIds`, inserted straight in the tables. */
+export async function insertPage(
+  t: TestApp,
+  values: { workspaceId: string; ownerId: string; projectIds: string[] } & Partial<typeof pages.$inferInsert>,
+) {
+  const { workspaceId, ownerId, projectIds, ...rest } = values;
+  const [page] = await t.db
+    .insert(pages)
+    .values({ workspaceId, ownedById: ownerId, name: "Page", createdById: ownerId, ...rest })
+    .returning();
+  if (!page) throw new Error("page insert failed");
+  if (projectIds.length) {
+    await t.db
+      .insert(pageProjects)
+      .values(projectIds.map((projectId) => ({ pageId: page.id, projectId, workspaceId })));
+  }
+  return page;
+}

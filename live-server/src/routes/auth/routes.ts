@@ -1,0 +1,416 @@
+/**
+ * Sign-in for everyone who is not the instance admin (calls-errors-sync §4, §7, §8):
+ * - JSON calls the sign-in screens make first: CSRF token, email-check, magic-generate,
+ *   forgot/reset password, and set/change password for a signed-in user.
+ * - HTML form posts that end a flow with a 302: sign-up, sign-in, magic sign-up / sign-in,
+ *   sign-out. Errors go back to the form's page with the catalogue code; success goes to the
+ *   validated next_path.
+ * Every POST counts against the auth rate limit (per IP and per e-mail), except sign-out,
+ * which checks no secret and must never be refused to someone who wants to leave.
+ */
+import { AUTH_ERROR, type AuthErrorCode, isAcceptablePassword, isValidEmail, normalizeEmail } from "@tideline/shared";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { hashPassword, verifyPassword } from "../../auth/crypto.ts";
+import { hasValidCsrf, issueCsrfToken } from "../../auth/csrf.ts";
+import { field, redirectAfterSignIn, redirectWithAuthError } from "../../auth/redirect.ts";
+import { clearSessionCookie, deleteSessionByToken, deleteUserSessions, SESSION_COOKIE } from "../../auth/sessions.ts";
+import { users } from "../../db/schema.ts";
+import { forbidden } from "../../http/errors.ts";
+import { requireUser } from "../../policies/access.ts";
+import { presentMe } from "../../presenters/user.ts";
+import { AuthFailure, refuse, sendAuthError } from "./failure.ts";
+import { consumeMagicCode, issueMagicCode, type MagicCodeCheck } from "./magic-code.ts";
+import {
+  authSettings,
+  createUserWithProfile,
+  deleteOtherSessions,
+  findPasswordToken,
+  findUserByEmail,
+  hasPendingInvitation,
+  issuePasswordToken,
+  isUniqueViolation,
+  markPasswordTokenUsed,
+  startSession,
+  type UserRow,
+} from "./service.ts";
+
+const SIGN_IN_PAGE = "/";
+const SIGN_UP_PAGE = "/sign-up/";
+
+type Settings = Awaited<ReturnType<typeof authSettings>>;
+
+/** The e-mail of a JSON body: 5010 when absent or blank, 5005 when not an address. */
+function jsonEmail(body: unknown): string {
+  const raw = body && typeof body === "object" ? (body as Record<string, unknown>).email : undefined;
+  if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) {
+    refuse(AUTH_ERROR.EMAIL_REQUIRED);
+  }
+  if (!isValidEmail(raw)) refuse(AUTH_ERROR.INVALID_EMAIL);
+  return normalizeEmail(raw);
+}
+
+/** A string field of a JSON body, or "" (absent, null or not a string). */
+function jsonString(body: unknown, name: string): string {
+  return field(body, name) ?? "";
+}
+
+/** The e-mail to rate-limit on, before it has been validated. */
+function limitKey(body: unknown): string | undefined {
+  const email = field(body, "email");
+  return email ? normalizeEmail(email).slice(0, 254) : undefined;
+}
+
+/** Sign-up is open, or this address was invited to a workspace. */
+async function maySignUp(app: FastifyInstance, settings: Settings, email: string): Promise<boolean> {
+  return settings.enable_signup || (await hasPendingInvitation(app.ctx.db, email));
+}
+
+function refuseMagicCode(check: Exclude<MagicCodeCheck, "ok">, flow: "sign-in" | "sign-up"): never {
+  const codes: Record<typeof check, [AuthErrorCode, AuthErrorCode]> = {
+    invalid: [AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_IN, AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_UP],
+    expired: [AUTH_ERROR.EXPIRED_MAGIC_CODE_SIGN_IN, AUTH_ERROR.EXPIRED_MAGIC_CODE_SIGN_UP],
+    exhausted: [AUTH_ERROR.EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_IN, AUTH_ERROR.EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_UP],
+  };
+  refuse(codes[check][flow === "sign-in" ? 0 : 1]);
+}
+
+type JsonHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A JSON auth call: rate limit first, then the handler; AuthFailure becomes the catalogue answer. */
+function jsonRoute(
+  app: FastifyInstance,
+  handle: JsonHandler,
+  limitOn?: (request: FastifyRequest) => string | undefined,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      const key = limitOn ? limitOn(request) : limitKey(request.body);
+      if (!(await app.ctx.authLimiter.allow(request.ip, key))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+      return await handle(request, reply);
+    } catch (error) {
+      if (error instanceof AuthFailure) return sendAuthError(reply, error.code);
+      throw error;
+    }
+  };
+}
+
+type FormFlow = {
+  /** Where errors are sent back to. */
+  page: string;
+  /** The code for a post without a valid CSRF pair: the flow's "authentication failed". */
+  csrfFailure: AuthErrorCode;
+};
+
+type FormInput = { email: string; body: unknown; settings: Settings };
+
+/**
+ * An HTML form that ends in a signed-in user: rate limit, CSRF pair, instance set up, then
+ * the flow's own checks (`handle` returns the user to sign in, or throws AuthFailure).
+ */
+function formRoute(
+  app: FastifyInstance,
+  flow: FormFlow,
+  handle: (input: FormInput) => Promise<{ user: UserRow; changes?: { isEmailVerified: boolean } }>,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const body = request.body;
+    const email = normalizeEmail(field(body, "email") ?? "");
+    const nextPath = field(body, "next_path");
+    try {
+      if (!(await app.ctx.authLimiter.allow(request.ip, email.slice(0, 254) || undefined))) {
+        refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+      }
+      if (!hasValidCsrf(request, field(body, "csrfmiddlewaretoken"))) refuse(flow.csrfFailure);
+      const settings = await authSettings(app.ctx.db);
+      if (!settings.ready) refuse(AUTH_ERROR.INSTANCE_NOT_CONFIGURED);
+      const { user, changes } = await handle({ email, body, settings });
+      await startSession(app, request, reply, user, changes);
+      return redirectAfterSignIn(reply, nextPath);
+    } catch (error) {
+      if (!(error instanceof AuthFailure)) throw error;
+      // The e-mail goes back to pre-fill the form, unless it is too long to be one.
+      return redirectWithAuthError(reply, flow.page, error.code, {
+        email: email.length <= 254 ? email : undefined,
+        nextPath,
+      });
+    }
+  };
+}
+
+/** Create the account, turning a lost race with a concurrent sign-up into "already exists". */
+async function createAccount(app: FastifyInstance, input: Parameters<typeof createUserWithProfile>[1]) {
+  try {
+    return await createUserWithProfile(app.ctx.db, input);
+  } catch (error) {
+    if (isUniqueViolation(error)) refuse(AUTH_ERROR.USER_ALREADY_EXIST);
+    throw error;
+  }
+}
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  const { db, mailer, config } = app.ctx;
+  const publicRoute = { config: { public: true } };
+
+  app.get("/auth/get-csrf-token/", publicRoute, async (request, reply) => ({
+    csrf_token: issueCsrfToken(request, reply, app.secureCookies),
+  }));
+
+  /**
+   * Which step the sign-in screen shows next:
+   * - existing user: CREDENTIAL when password login is on and they have a password they chose
+   *   (not auto-set); otherwise MAGIC_CODE when code login is on. A user without a password
+   *   on an instance with code login off gets CREDENTIAL, whose screen offers "forgot password".
+   * - new user: CREDENTIAL (choose a password) unless password login is off, then MAGIC_CODE.
+   */
+  app.post(
+    "/auth/email-check/",
+    publicRoute,
+    jsonRoute(app, async (request) => {
+      const settings = await authSettings(db);
+      if (!settings.ready) refuse(AUTH_ERROR.INSTANCE_NOT_CONFIGURED);
+      const email = jsonEmail(request.body);
+      const user = await findUserByEmail(db, email);
+      if (user) {
+        if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
+        const hasPassword = Boolean(user.passwordHash) && !user.isPasswordAutoset;
+        const credential = settings.is_email_password_enabled && (hasPassword || !settings.is_magic_login_enabled);
+        return { existing: true, status: credential ? "CREDENTIAL" : "MAGIC_CODE" };
+      }
+      if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
+      return { existing: false, status: settings.is_email_password_enabled ? "CREDENTIAL" : "MAGIC_CODE" };
+    }),
+  );
+
+  app.post(
+    "/auth/magic-generate/",
+    publicRoute,
+    jsonRoute(app, async (request) => {
+      const settings = await authSettings(db);
+      if (!settings.ready) refuse(AUTH_ERROR.INSTANCE_NOT_CONFIGURED);
+      const email = jsonEmail(request.body);
+      if (!settings.is_magic_login_enabled) refuse(AUTH_ERROR.MAGIC_LINK_LOGIN_DISABLED);
+      const user = await findUserByEmail(db, email);
+      if (user && !user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
+      // No code for an address that could not use it: magic sign-up would refuse with 5015.
+      if (!user && !(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
+      const code = await issueMagicCode(db, email, app.ctx.config.secretKey);
+      await mailer.send({
+        to: email,
+        subject: `Your ${settings.instanceName} sign-in code`,
+        text: [
+          `Your sign-in code is ${code}`,
+          "",
+          "It is valid for 10 minutes and can be used once.",
+          "If you did not try to sign in, you can ignore this e-mail.",
+        ].join("\n"),
+      });
+      return { key: email };
+    }),
+  );
+
+  app.post(
+    "/auth/forgot-password/",
+    publicRoute,
+    jsonRoute(app, async (request) => {
+      const email = jsonEmail(request.body);
+      if (!(await mailer.isConfigured())) refuse(AUTH_ERROR.SMTP_NOT_CONFIGURED);
+      const user = await findUserByEmail(db, email);
+      if (!user) refuse(AUTH_ERROR.USER_DOES_NOT_EXIST);
+      if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
+      const token = await issuePasswordToken(db, user.id);
+      const params = new URLSearchParams({ uidb64: user.id, token, email: user.email });
+      const { instanceName } = await authSettings(db);
+      await mailer.send({
+        to: user.email,
+        subject: `Reset your ${instanceName} password`,
+        text: [
+          "Someone asked to reset the password of your account. To choose a new password, open:",
+          "",
+          `${config.appBaseUrl}/accounts/reset-password/?${params.toString()}`,
+          "",
+          "The link is valid for one hour and can be used once.",
+          "If you did not ask for it, you can ignore this e-mail; your password stays as it is.",
+        ].join("\n"),
+      });
+      return { message: "Check your email to reset your password." };
+    }),
+  );
+
+  app.post(
+    "/auth/reset-password/:uid/:token/",
+    publicRoute,
+    jsonRoute(
+      app,
+      async (request) => {
+        const { uid, token } = request.params as { uid: string; token: string };
+        const found = await findPasswordToken(db, uid, token);
+        if (found === "invalid") refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
+        if (found === "expired") refuse(AUTH_ERROR.EXPIRED_PASSWORD_TOKEN);
+        const password = jsonString(request.body, "password");
+        // A bad password leaves the token alive, so the user can try again from the same link.
+        if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+        const passwordHash = await hashPassword(password);
+        await db.transaction(async (tx) => {
+          if (!(await markPasswordTokenUsed(tx, found.id))) refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
+          await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, found.userId));
+          // Whoever knew the old password is signed out everywhere.
+          await deleteUserSessions(tx, found.userId);
+        });
+        return { message: "Password reset successfully." };
+      },
+      () => undefined,
+    ),
+  );
+
+  app.post(
+    "/auth/set-password/",
+    publicRoute,
+    jsonRoute(
+      app,
+      async (request) => {
+        const user = requireUser(request);
+        if (!user.isPasswordAutoset) refuse(AUTH_ERROR.PASSWORD_ALREADY_SET);
+        const password = jsonString(request.body, "password");
+        if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+        const [updated] = await db
+          .update(users)
+          .set({ passwordHash: await hashPassword(password), isPasswordAutoset: false })
+          .where(eq(users.id, user.id))
+          .returning();
+        if (!updated) throw new Error("user vanished");
+        return presentMe(updated);
+      },
+      (request) => request.user?.email,
+    ),
+  );
+
+  app.post(
+    "/auth/change-password/",
+    publicRoute,
+    jsonRoute(
+      app,
+      async (request) => {
+        const user = requireUser(request);
+        const oldPassword = jsonString(request.body, "old_password");
+        const newPassword = jsonString(request.body, "new_password");
+        if (!oldPassword || !newPassword) refuse(AUTH_ERROR.MISSING_PASSWORD);
+        if (!(await verifyPassword(oldPassword, user.passwordHash))) refuse(AUTH_ERROR.INCORRECT_OLD_PASSWORD);
+        if (!isAcceptablePassword(newPassword)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+        const passwordHash = await hashPassword(newPassword);
+        await db.transaction(async (tx) => {
+          await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, user.id));
+          // Other devices must sign in again with the new password; this one stays signed in.
+          await deleteOtherSessions(tx, user.id, request.sessionToken);
+        });
+        return { message: "Password changed successfully." };
+      },
+      (request) => request.user?.email,
+    ),
+  );
+
+  app.post(
+    "/auth/sign-up/",
+    publicRoute,
+    formRoute(
+      app,
+      { page: SIGN_UP_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP },
+      async ({ email, body, settings }) => {
+        const password = field(body, "password") ?? "";
+        if (!email || !password) refuse(AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_UP);
+        if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_SIGN_UP);
+        if (!settings.is_email_password_enabled) refuse(AUTH_ERROR.PASSWORD_LOGIN_DISABLED);
+        if (await findUserByEmail(db, email)) refuse(AUTH_ERROR.USER_ALREADY_EXIST);
+        if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
+        if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_PASSWORD);
+        const user = await createAccount(app, {
+          email,
+          passwordHash: await hashPassword(password),
+          isPasswordAutoset: false,
+          isEmailVerified: false,
+        });
+        return { user };
+      },
+    ),
+  );
+
+  app.post(
+    "/auth/sign-in/",
+    publicRoute,
+    formRoute(
+      app,
+      { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN },
+      async ({ email, body, settings }) => {
+        const password = field(body, "password") ?? "";
+        if (!email || !password) refuse(AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_IN);
+        if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_SIGN_IN);
+        if (!settings.is_email_password_enabled) refuse(AUTH_ERROR.PASSWORD_LOGIN_DISABLED);
+        const user = await findUserByEmail(db, email);
+        if (!user) refuse(AUTH_ERROR.USER_DOES_NOT_EXIST);
+        if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
+        // A user without a password (code sign-up) fails like a wrong password: verifyPassword(null) is false.
+        if (!(await verifyPassword(password, user.passwordHash))) refuse(AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN);
+        return { user };
+      },
+    ),
+  );
+
+  app.post(
+    "/auth/magic-sign-up/",
+    publicRoute,
+    formRoute(
+      app,
+      { page: SIGN_UP_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP },
+      async ({ email, body, settings }) => {
+        const code = field(body, "code") ?? "";
+        if (!email || !code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED);
+        if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_MAGIC_SIGN_UP);
+        if (!settings.is_magic_login_enabled) refuse(AUTH_ERROR.MAGIC_LINK_LOGIN_DISABLED);
+        if (await findUserByEmail(db, email)) refuse(AUTH_ERROR.USER_ALREADY_EXIST);
+        if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
+        const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
+        if (check !== "ok") refuseMagicCode(check, "sign-up");
+        // The code proved the address; there is no password until the user sets one.
+        const user = await createAccount(app, {
+          email,
+          passwordHash: null,
+          isPasswordAutoset: true,
+          isEmailVerified: true,
+        });
+        return { user };
+      },
+    ),
+  );
+
+  app.post(
+    "/auth/magic-sign-in/",
+    publicRoute,
+    formRoute(
+      app,
+      { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN },
+      async ({ email, body, settings }) => {
+        const code = field(body, "code") ?? "";
+        if (!email || !code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED);
+        if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_MAGIC_SIGN_IN);
+        if (!settings.is_magic_login_enabled) refuse(AUTH_ERROR.MAGIC_LINK_LOGIN_DISABLED);
+        const user = await findUserByEmail(db, email);
+        if (!user) refuse(AUTH_ERROR.USER_DOES_NOT_EXIST);
+        if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
+        const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
+        if (check !== "ok") refuseMagicCode(check, "sign-in");
+        return { user, changes: { isEmailVerified: true } };
+      },
+    ),
+  );
+
+  app.post("/auth/sign-out/", publicRoute, async (request, reply) => {
+    // A forged or stale form cannot sign anyone out; the client shows "Failed to sign out".
+    if (!hasValidCsrf(request, field(request.body, "csrfmiddlewaretoken"))) {
+      throw forbidden("CSRF token is missing or invalid.");
+    }
+    // The raw cookie, not request.sessionToken: an expired session's row goes too.
+    await deleteSessionByToken(db, request.cookies[SESSION_COOKIE]);
+    clearSessionCookie(reply, app.secureCookies);
+    return redirectAfterSignIn(reply, field(request.body, "next_path"));
+  });
+}

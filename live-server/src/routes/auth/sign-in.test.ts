@@ -1,0 +1,348 @@
+import { AUTH_ERROR } from "@tideline/shared";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  client,
+  createTestApp,
+  createUser,
+  createWorkspace,
+  postForm,
+  redirectQuery,
+  reloadUser,
+  sessionFrom,
+  setupInstance,
+  type TestApp,
+  type TestUser,
+} from "../../../test/harness.ts";
+import { verifyPassword } from "../../auth/crypto.ts";
+import { sessions, userProfiles, users, workspaceInvitations } from "../../db/schema.ts";
+import { countUsers, expectAuthError, expectRedirectError, withConfig } from "./test-support.ts";
+
+let t: TestApp;
+let admin: TestUser;
+beforeAll(async () => {
+  t = await createTestApp({}, { authRateLimits: { perIpPerMinute: 100_000, perEmailPerMinute: 100_000 } });
+  admin = await setupInstance(t.db);
+});
+afterAll(() => t.close());
+
+const PASSWORD = "a-long-enough-password";
+let n = 0;
+const freshEmail = () => `new-${Date.now().toString(36)}-${n++}@example.com`;
+
+async function sessionCount(userId: string): Promise<number> {
+  return (await t.db.select().from(sessions).where(eq(sessions.userId, userId))).length;
+}
+
+async function invite(email: string): Promise<void> {
+  const ws = await createWorkspace(t.db, admin);
+  await t.db.insert(workspaceInvitations).values({ workspaceId: ws.id, email, tokenHash: `hash-${email}` });
+}
+
+describe("GET /auth/get-csrf-token/", () => {
+  it("returns a token and sets the same value as the csrftoken cookie, stable across calls", async () => {
+    const res = await client(t.app).get("/auth/get-csrf-token/");
+    expect(res.statusCode).toBe(200);
+    const token = res.json().csrf_token as string;
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    const cookie = res.cookies.find((c) => c.name === "csrftoken");
+    expect(cookie?.value).toBe(token);
+    const again = await client(t.app, null, { cookie: `csrftoken=${token}` }).get("/auth/get-csrf-token/");
+    expect(again.json().csrf_token).toBe(token);
+  });
+});
+
+describe("POST /auth/email-check/", () => {
+  const check = (body: unknown) => client(t.app).post("/auth/email-check/", body as Record<string, unknown>);
+
+  it("refuses a missing, blank or malformed e-mail with 5010 / 5005", async () => {
+    expectAuthError(await check({}), AUTH_ERROR.EMAIL_REQUIRED);
+    expectAuthError(await check({ email: "   " }), AUTH_ERROR.EMAIL_REQUIRED);
+    expectAuthError(await check({ email: "not-an-email" }), AUTH_ERROR.INVALID_EMAIL);
+    expectAuthError(await check({ email: 42 }), AUTH_ERROR.INVALID_EMAIL);
+  });
+
+  it("sends a user with a chosen password to the password step, ignoring case and spaces", async () => {
+    const user = await createUser(t.db);
+    const res = await check({ email: `  ${user.email.toUpperCase()} ` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ existing: true, status: "CREDENTIAL" });
+  });
+
+  it("sends a user without a chosen password to the code step", async () => {
+    const user = await createUser(t.db, { isPasswordAutoset: true, passwordHash: null });
+    expect((await check({ email: user.email })).json()).toEqual({ existing: true, status: "MAGIC_CODE" });
+  });
+
+  it("offers a new address the password step (sign-up)", async () => {
+    expect((await check({ email: freshEmail() })).json()).toEqual({ existing: false, status: "CREDENTIAL" });
+  });
+
+  it("follows the instance's switches", async () => {
+    const user = await createUser(t.db);
+    const noPassword = await createUser(t.db, { isPasswordAutoset: true, passwordHash: null });
+    await withConfig(t, { enable_email_password: false }, async () => {
+      expect((await check({ email: user.email })).json()).toEqual({ existing: true, status: "MAGIC_CODE" });
+      expect((await check({ email: freshEmail() })).json()).toEqual({ existing: false, status: "MAGIC_CODE" });
+    });
+    // Code sign-in off: a user without a password still gets the password step ("forgot password").
+    await withConfig(t, { enable_magic_login: false }, async () => {
+      expect((await check({ email: noPassword.email })).json()).toEqual({ existing: true, status: "CREDENTIAL" });
+    });
+  });
+
+  it("refuses a deactivated account with 5019", async () => {
+    const user = await createUser(t.db, { isActive: false });
+    expectAuthError(await check({ email: user.email }), AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
+  });
+
+  it("refuses a new address with 5015 when sign-up is off, unless it has a pending invitation", async () => {
+    const invited = freshEmail();
+    await invite(invited);
+    await withConfig(t, { enable_signup: false }, async () => {
+      expectAuthError(await check({ email: freshEmail() }), AUTH_ERROR.SIGNUP_DISABLED);
+      expect((await check({ email: invited.toUpperCase() })).json()).toEqual({ existing: false, status: "CREDENTIAL" });
+      const user = await createUser(t.db);
+      expect((await check({ email: user.email })).json().existing).toBe(true);
+    });
+  });
+
+  it("refuses a cross-site call", async () => {
+    const res = await client(t.app, null, { origin: "https://evil.example" }).post("/auth/email-check/", {
+      email: admin.email,
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe("POST /auth/sign-up/", () => {
+  it("creates the user and profile, signs them in and lands on /", async () => {
+    const email = freshEmail();
+    const res = await postForm(t.app, "/auth/sign-up/", { email: email.toUpperCase(), password: PASSWORD });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/");
+    const token = sessionFrom(res);
+    expect(token).toBeTruthy();
+
+    const [user] = await t.db.select().from(users).where(eq(users.email, email));
+    expect(user).toMatchObject({
+      email,
+      isPasswordAutoset: false,
+      isEmailVerified: false,
+      displayName: email.split("@")[0],
+      isActive: true,
+    });
+    expect(user?.lastLoginAt).toBeInstanceOf(Date);
+    expect(await verifyPassword(PASSWORD, user?.passwordHash ?? null)).toBe(true);
+    expect(user?.passwordHash?.startsWith("scrypt$")).toBe(true);
+    expect(
+      await t.db
+        .select()
+        .from(userProfiles)
+        .where(eq(userProfiles.userId, user?.id ?? "")),
+    ).toHaveLength(1);
+
+    // The cookie is a working session: public API answers, and a guarded one knows the user (403, not 401).
+    const signedIn = client(t.app, { token: token as string });
+    expect((await signedIn.get("/api/instances/")).statusCode).toBe(200);
+    expect((await signedIn.get("/api/instances/configurations/")).statusCode).toBe(403);
+  });
+
+  it("goes to a same-origin next_path", async () => {
+    const res = await postForm(t.app, "/auth/sign-up/", {
+      email: freshEmail(),
+      password: PASSWORD,
+      next_path: "/acme/projects/?tab=open",
+    });
+    expect(res.headers.location).toBe("/acme/projects/?tab=open");
+  });
+
+  it("names each refusal, sends it back to /sign-up/ with the e-mail and next_path, and stores nothing", async () => {
+    const existing = await createUser(t.db);
+    const before = await countUsers(t);
+    const email = freshEmail();
+    const cases: [Record<string, string>, number][] = [
+      [{ email: "", password: PASSWORD }, AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_UP],
+      [{ email, password: "" }, AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_UP],
+      [{ email: "nope@nowhere", password: PASSWORD }, AUTH_ERROR.INVALID_EMAIL_SIGN_UP],
+      [{ email, password: "short" }, AUTH_ERROR.INVALID_PASSWORD],
+      [{ email: existing.email.toUpperCase(), password: PASSWORD }, AUTH_ERROR.USER_ALREADY_EXIST],
+      [{ email, password: PASSWORD, csrfmiddlewaretoken: "forged-token-forged-token-forged" }, 5035],
+    ];
+    for (const [form, code] of cases) {
+      const res = await postForm(t.app, "/auth/sign-up/", { ...form, next_path: "/acme/" });
+      const query = expectRedirectError(res, "/sign-up/", code as typeof AUTH_ERROR.USER_ALREADY_EXIST);
+      expect(query.next_path).toBe("/acme/");
+      if (form.email) expect(query.email).toBe(form.email.toLowerCase());
+    }
+    // A form without the CSRF cookie at all.
+    const noCookie = await t.app.inject({
+      method: "POST",
+      url: "/auth/sign-up/",
+      headers: { origin: "http://localhost:3000", "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({ email, password: PASSWORD, csrfmiddlewaretoken: "x".repeat(32) }).toString(),
+    });
+    expectRedirectError(noCookie, "/sign-up/", AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP);
+    expect(await countUsers(t)).toBe(before);
+  });
+
+  it("refuses with 5018 when password sign-in is off", async () => {
+    const before = await countUsers(t);
+    await withConfig(t, { enable_email_password: false }, async () => {
+      const res = await postForm(t.app, "/auth/sign-up/", { email: freshEmail(), password: PASSWORD });
+      expectRedirectError(res, "/sign-up/", AUTH_ERROR.PASSWORD_LOGIN_DISABLED);
+    });
+    expect(await countUsers(t)).toBe(before);
+  });
+
+  it("refuses with 5015 when sign-up is off, but lets an invited address in", async () => {
+    const invited = freshEmail();
+    await invite(invited);
+    await withConfig(t, { enable_signup: false }, async () => {
+      const before = await countUsers(t);
+      const res = await postForm(t.app, "/auth/sign-up/", { email: freshEmail(), password: PASSWORD });
+      expectRedirectError(res, "/sign-up/", AUTH_ERROR.SIGNUP_DISABLED);
+      expect(await countUsers(t)).toBe(before);
+      const ok = await postForm(t.app, "/auth/sign-up/", { email: invited, password: PASSWORD });
+      expect(ok.headers.location).toBe("/");
+      expect(sessionFrom(ok)).toBeTruthy();
+      expect(await countUsers(t)).toBe(before + 1);
+    });
+  });
+});
+
+describe("POST /auth/sign-in/", () => {
+  it("signs in with a new session, stamps the last login and lands on /", async () => {
+    const user = await createUser(t.db);
+    const res = await postForm(t.app, "/auth/sign-in/", { email: user.email.toUpperCase(), password: user.password });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/");
+    const token = sessionFrom(res);
+    expect(token).toBeTruthy();
+    expect(token).not.toBe(user.token);
+    expect(await sessionCount(user.id)).toBe(2);
+    const row = await reloadUser(t.db, user.id);
+    expect(row?.lastLoginAt).toBeInstanceOf(Date);
+    expect(row?.lastLoginIp).toBe("127.0.0.1");
+    expect((await client(t.app, { token: token as string }).get("/api/instances/")).statusCode).toBe(200);
+  });
+
+  it("replaces the session the browser already had instead of keeping both", async () => {
+    const user = await createUser(t.db);
+    const res = await postForm(
+      t.app,
+      "/auth/sign-in/",
+      { email: user.email, password: user.password },
+      { "session-id": user.token },
+    );
+    expect(sessionFrom(res)).not.toBe(user.token);
+    expect(await sessionCount(user.id)).toBe(1);
+  });
+
+  it("honours a same-origin next_path and falls back to / for open-redirect attempts", async () => {
+    const user = await createUser(t.db);
+    const ok = await postForm(t.app, "/auth/sign-in/", {
+      email: user.email,
+      password: user.password,
+      next_path: "/acme/issues/",
+    });
+    expect(ok.headers.location).toBe("/acme/issues/");
+    for (const next of ["//evil.com", "https://evil.com", "/\\evil", "javascript:alert(1)", "/%0d%0a//evil"]) {
+      const res = await postForm(t.app, "/auth/sign-in/", {
+        email: user.email,
+        password: user.password,
+        next_path: next,
+      });
+      expect(res.statusCode).toBe(302);
+      const location = String(res.headers.location);
+      expect(new URL(location, "http://localhost:3000").origin).toBe("http://localhost:3000");
+      if (next !== "/%0d%0a//evil") expect(location).toBe("/");
+      // On refusal the bad next_path is dropped from the error redirect.
+      const wrong = await postForm(t.app, "/auth/sign-in/", {
+        email: user.email,
+        password: "wrong-password",
+        next_path: next,
+      });
+      if (next !== "/%0d%0a//evil") expect(redirectQuery(wrong).query.next_path).toBeUndefined();
+    }
+  });
+
+  it("names each refusal and sends it back to / without a session", async () => {
+    const user = await createUser(t.db);
+    const inactive = await createUser(t.db, { isActive: false });
+    const noPassword = await createUser(t.db, { isPasswordAutoset: true, passwordHash: null });
+    const cases: [Record<string, string>, number][] = [
+      [{ email: "", password: "x" }, AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_IN],
+      [{ email: user.email, password: "" }, AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_IN],
+      [{ email: "bad@", password: "whatever-password" }, AUTH_ERROR.INVALID_EMAIL_SIGN_IN],
+      [{ email: freshEmail(), password: "whatever-password" }, AUTH_ERROR.USER_DOES_NOT_EXIST],
+      [{ email: inactive.email, password: inactive.password }, AUTH_ERROR.USER_ACCOUNT_DEACTIVATED],
+      [{ email: user.email, password: "wrong-password" }, AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN],
+      [{ email: noPassword.email, password: "anything-at-all" }, AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN],
+      [{ email: user.email, password: user.password, csrfmiddlewaretoken: "forged" }, 5065],
+    ];
+    for (const [form, code] of cases) {
+      const res = await postForm(t.app, "/auth/sign-in/", form);
+      const query = expectRedirectError(res, "/", code as typeof AUTH_ERROR.USER_DOES_NOT_EXIST);
+      if (form.email) expect(query.email).toBe(form.email);
+    }
+    expect(await sessionCount(user.id)).toBe(1);
+  });
+
+  it("refuses with 5018 when password sign-in is off", async () => {
+    const user = await createUser(t.db);
+    await withConfig(t, { enable_email_password: false }, async () => {
+      const res = await postForm(t.app, "/auth/sign-in/", { email: user.email, password: user.password });
+      expectRedirectError(res, "/", AUTH_ERROR.PASSWORD_LOGIN_DISABLED);
+    });
+  });
+
+  it("refuses a cross-site form post", async () => {
+    const user = await createUser(t.db);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/auth/sign-in/",
+      headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
+      payload: new URLSearchParams({ email: user.email, password: user.password }).toString(),
+    });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe("POST /auth/sign-out/", () => {
+  it("deletes the session, clears the cookie and lands on /", async () => {
+    const user = await createUser(t.db);
+    const other = await createUser(t.db);
+    const signedIn = client(t.app, user);
+    expect((await signedIn.get("/api/instances/configurations/")).statusCode).toBe(403);
+    const res = await postForm(t.app, "/auth/sign-out/", {}, { "session-id": user.token });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/");
+    const cleared = res.cookies.find((c) => c.name === "session-id");
+    expect(cleared?.value).toBe("");
+    expect(await sessionCount(user.id)).toBe(0);
+    // The old cookie no longer authenticates.
+    expect((await signedIn.get("/api/instances/configurations/")).statusCode).toBe(401);
+    // Nobody else is signed out.
+    expect(await sessionCount(other.id)).toBe(1);
+  });
+
+  it("refuses a post without a valid CSRF pair with 403 and keeps the session", async () => {
+    const user = await createUser(t.db);
+    const res = await postForm(
+      t.app,
+      "/auth/sign-out/",
+      { csrfmiddlewaretoken: "forged" },
+      { "session-id": user.token },
+    );
+    expect(res.statusCode).toBe(403);
+    expect(res.json().code).toBe("FORBIDDEN");
+    expect(await sessionCount(user.id)).toBe(1);
+  });
+
+  it("is harmless without a session", async () => {
+    const res = await postForm(t.app, "/auth/sign-out/", {});
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/");
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * Comments on a work item: GET/POST {type}/:id/comments/, PATCH/DELETE …/comments/:commentId/.
+ * The HTML is sanitised before it is stored and a plain-text copy kept for search; commenting
+ * subscribes the commenter. Only the author edits a comment (edited_at marks it); the author or
+ * a project admin deletes it.
+ */
+import { ROLE } from "@tideline/shared";
+import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { htmlToPlainText, isEmptyRichText, sanitizeRichText } from "../../content/sanitize.ts";
+import type { DbOrTx } from "../../db/client.ts";
+import { issueComments, issues } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
+import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
+import { isUuid } from "../../http/ids.ts";
+import { guestSeesOwnOnly, type IssueAccess, projectAccess } from "../../policies/access.ts";
+import { recordActivity } from "../../services/issue-activity.ts";
+import { ensureSubscribed } from "../../services/issue-subscriptions.ts";
+import {
+  ITEM_TYPES,
+  type ItemParams,
+  type ItemType,
+  itemAccess,
+  laterThan,
+  PROJECT_PATH,
+  type ProjectParams,
+  scopeOf,
+  timestampParam,
+} from "./common.ts";
+import { presentComments } from "./presenters.ts";
+
+/** Generous for prose, small enough that one comment can't fill the database. */
+export const COMMENT_HTML_MAX = 200_000;
+
+const commentHtml = z
+  .string("Write a comment")
+  .max(COMMENT_HTML_MAX, `A comment can have at most ${COMMENT_HTML_MAX} characters of HTML`);
+const commentAccessField = z.enum(["INTERNAL", "EXTERNAL"]);
+
+const createCommentBody = z.object({ comment_html: commentHtml, access: commentAccessField.optional() }).strict();
+const updateCommentBody = z
+  .object({ comment_html: commentHtml.optional(), access: commentAccessField.optional() })
+  .strict();
+const listCommentsQuery = z.object({ created_at__gt: timestampParam, updated_at__gt: timestampParam });
+
+type CommentRow = typeof issueComments.$inferSelect;
+type CommentParams = ItemParams & { commentId: string };
+
+/** Sanitised HTML and its plain text; an empty comment is refused (400). */
+function cleanComment(html: string): { html: string; stripped: string } {
+  const clean = sanitizeRichText(html);
+  if (isEmptyRichText(clean)) {
+    const message = "A comment can't be empty.";
+    throw badRequest(message, { comment_html: [message] }, "COMMENT_EMPTY");
+  }
+  return { html: clean, stripped: htmlToPlainText(clean) };
+}
+
+/** A comment of the item the caller reached, or 404. */
+export async function findComment(db: DbOrTx, issueId: string, commentId: string): Promise<CommentRow> {
+  if (!isUuid(commentId)) throw notFound("Comment");
+  const [row] = await db
+    .select()
+    .from(issueComments)
+    .where(and(eq(issueComments.id, commentId), eq(issueComments.issueId, issueId)))
+    .limit(1);
+  if (!row) throw notFound("Comment");
+  return row;
+}
+
+/**
+ * A comment addressed by id under its project (comment reactions): the same rules as its work
+ * item — 404 when the item is deleted or the caller is a guest who may not see it.
+ */
+export async function commentAccess(
+  db: DbOrTx,
+  request: FastifyRequest,
+  params: ProjectParams & { commentId: string },
+  write = false,
+): Promise<IssueAccess & { comment: CommentRow }> {
+  const access = await projectAccess(db, request, params.slug, params.projectId, write ? { minRole: ROLE.member } : {});
+  if (!isUuid(params.commentId)) throw notFound("Comment");
+  const [row] = await db
+    .select({ comment: issueComments, issue: issues })
+    .from(issueComments)
+    .innerJoin(issues, eq(issues.id, issueComments.issueId))
+    .where(
+      and(
+        eq(issueComments.id, params.commentId),
+        eq(issueComments.projectId, access.project.id),
+        eq(issues.projectId, access.project.id),
+        isNull(issues.deletedAt),
+      ),
+    )
+    .limit(1);
+  if (!row) throw notFound("Comment");
+  if (guestSeesOwnOnly(access) && row.issue.createdById !== access.user.id) throw notFound("Comment");
+  return { ...access, issue: row.issue, comment: row.comment };
+}
+
+export async function registerCommentRoutes(app: FastifyInstance): Promise<void> {
+  const { db, events } = app.ctx;
+
+  for (const type of ITEM_TYPES) {
+    const base = `${PROJECT_PATH}/${type}/:issueId/comments`;
+    const t: ItemType = type;
+
+    app.get<{ Params: ItemParams }>(`${base}/`, async (request) => {
+      const access = await itemAccess(db, request, t, request.params);
+      const query = parse(listCommentsQuery, request.query);
+      const conditions: SQL[] = [eq(issueComments.issueId, access.issue.id)];
+      if (query.created_at__gt) conditions.push(laterThan(issueComments.createdAt, query.created_at__gt));
+      if (query.updated_at__gt) conditions.push(laterThan(issueComments.updatedAt, query.updated_at__gt));
+      const rows = await db
+        .select()
+        .from(issueComments)
+        .where(and(...conditions))
+        .orderBy(asc(issueComments.createdAt), asc(issueComments.id));
+      return presentComments(db, rows);
+    });
+
+    app.post<{ Params: ItemParams }>(`${base}/`, async (request, reply) => {
+      const access = await itemAccess(db, request, t, request.params, true);
+      const body = parse(createCommentBody, request.body);
+      const { html, stripped } = cleanComment(body.comment_html);
+      const comment = await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
+        const [row] = await tx
+          .insert(issueComments)
+          .values({
+            workspaceId: access.workspace.id,
+            projectId: access.project.id,
+            issueId: access.issue.id,
+            actorId: access.user.id,
+            commentHtml: html,
+            commentStripped: stripped,
+            access: body.access ?? "INTERNAL",
+            createdById: access.user.id,
+            updatedById: access.user.id,
+          })
+          .returning();
+        if (!row) throw new Error("comment insert failed");
+        await ensureSubscribed(tx, access.issue, [access.user.id]);
+        await recordActivity(tx, {
+          workspaceId: access.workspace.id,
+          projectId: access.project.id,
+          issueId: access.issue.id,
+          actorId: access.user.id,
+          verb: "created",
+          field: "comment",
+          newValue: stripped,
+          newIdentifier: row.id,
+          commentId: row.id,
+        });
+        const [presented] = await presentComments(tx, [row]);
+        emit("comment.created", scopeOf(access, row.id), presented ?? {});
+        return presented;
+      });
+      return reply.status(201).send(comment);
+    });
+
+    app.patch<{ Params: CommentParams }>(`${base}/:commentId/`, async (request) => {
+      const access = await itemAccess(db, request, t, request.params, true);
+      const before = await findComment(db, access.issue.id, request.params.commentId);
+      if (before.actorId !== access.user.id) throw forbidden("Only the author can edit a comment.");
+      const body = parse(updateCommentBody, request.body);
+      const cleaned = body.comment_html !== undefined ? cleanComment(body.comment_html) : null;
+      return transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
+        const textChanged = cleaned !== null && cleaned.html !== before.commentHtml;
+        const [row] = await tx
+          .update(issueComments)
+          .set({
+            ...(cleaned ? { commentHtml: cleaned.html, commentStripped: cleaned.stripped } : {}),
+            ...(textChanged ? { editedAt: new Date() } : {}),
+            ...(body.access ? { access: body.access } : {}),
+            updatedById: access.user.id,
+          })
+          .where(and(eq(issueComments.id, before.id), eq(issueComments.issueId, access.issue.id)))
+          .returning();
+        if (!row) throw notFound("Comment");
+        if (textChanged) {
+          await recordActivity(tx, {
+            workspaceId: access.workspace.id,
+            projectId: access.project.id,
+            issueId: access.issue.id,
+            actorId: access.user.id,
+            verb: "updated",
+            field: "comment",
+            oldValue: before.commentStripped,
+            newValue: row.commentStripped,
+            oldIdentifier: row.id,
+            newIdentifier: row.id,
+            commentId: row.id,
+          });
+        }
+        const [presented] = await presentComments(tx, [row]);
+        emit("comment.updated", scopeOf(access, row.id), presented ?? {});
+        return presented;
+      });
+    });
+
+    app.delete<{ Params: CommentParams }>(`${base}/:commentId/`, async (request, reply) => {
+      const access = await itemAccess(db, request, t, request.params, true);
+      const before = await findComment(db, access.issue.id, request.params.commentId);
+      const isProjectAdmin = (access.projectMembership?.role ?? 0) >= ROLE.admin;
+      if (before.actorId !== access.user.id && !isProjectAdmin) {
+        throw forbidden("Only the author or a project admin can delete a comment.");
+      }
+      await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
+        // Presented before the delete: the event carries the comment as it was.
+        const [presented] = await presentComments(tx, [before]);
+        const deleted = await tx
+          .delete(issueComments)
+          .where(and(eq(issueComments.id, before.id), eq(issueComments.issueId, access.issue.id)))
+          .returning({ id: issueComments.id });
+        if (deleted.length === 0) throw notFound("Comment");
+        await recordActivity(tx, {
+          workspaceId: access.workspace.id,
+          projectId: access.project.id,
+          issueId: access.issue.id,
+          actorId: access.user.id,
+          verb: "deleted",
+          field: "comment",
+          oldValue: before.commentStripped,
+          oldIdentifier: before.id,
+          commentId: before.id,
+        });
+        emit("comment.deleted", scopeOf(access, before.id), presented ?? {});
+      });
+      return reply.status(204).send();
+    });
+  }
+}

@@ -1,0 +1,306 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { estimatePoints, estimates, issueLinks, issueSubscribers, projects } from "../../db/schema.ts";
+import {
+  activitiesOf,
+  anotherProject,
+  createFixture,
+  createIssue,
+  createLabel,
+  eventsOf,
+  type Fixture,
+  issueRow,
+  stateOf,
+} from "./test-support.ts";
+
+let t: TestApp;
+let f: Fixture;
+beforeAll(async () => {
+  t = await createTestApp();
+  f = await createFixture(t);
+});
+afterAll(() => t.close());
+
+const itemUrl = (id: string) => `${f.project.url}/issues/${id}/`;
+
+async function withEstimate(projectId: string) {
+  const [project] = await t.db.select().from(projects).where(eq(projects.id, projectId));
+  if (!project) throw new Error("no project");
+  const [estimate] = await t.db
+    .insert(estimates)
+    .values({ workspaceId: project.workspaceId, projectId, name: "Points", type: "points" })
+    .returning();
+  if (!estimate) throw new Error("no estimate");
+  const points = await t.db
+    .insert(estimatePoints)
+    .values(
+      [1, 2, 3].map((key) => ({
+        workspaceId: project.workspaceId,
+        projectId,
+        estimateId: estimate.id,
+        key,
+        value: String(key * 2),
+      })),
+    )
+    .returning();
+  await t.db.update(projects).set({ estimateId: estimate.id }).where(eq(projects.id, projectId));
+  return points.map((p) => p.id);
+}
+
+describe("PATCH /issues/:id/", () => {
+  it("changes every default-form field, one history row per change, and announces the changed fields", async () => {
+    const item = await createIssue(t, f.w.admin, f.project.url, { assignee_ids: [f.w.admin.id] });
+    const parent = await createIssue(t, f.w.admin, f.project.url, { name: "Parent" });
+    const label = await createLabel(t, f.project.id);
+    const points = await withEstimate(f.project.id);
+    const started = await stateOf(t, f.project.id, "started");
+    const res = await client(t.app, f.w.member, { "x-client-mutation-id": "m-upd" }).patch(itemUrl(item.id), {
+      name: "Renamed",
+      description_html: "<p>New text</p>",
+      state_id: started,
+      priority: "urgent",
+      assignee_ids: [f.w.member.id],
+      label_ids: [label],
+      parent_id: parent.id,
+      estimate_point: points[1],
+      start_date: "2026-01-01",
+      target_date: "2026-01-31",
+      sort_order: 123,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      name: "Renamed",
+      description_html: "<p>New text</p>",
+      state_id: started,
+      state__group: "started",
+      priority: "urgent",
+      assignee_ids: [f.w.member.id],
+      label_ids: [label],
+      parent_id: parent.id,
+      estimate_point: points[1],
+      start_date: "2026-01-01",
+      target_date: "2026-01-31",
+      sort_order: 123,
+      updated_by: f.w.member.id,
+    });
+    const history = (await activitiesOf(t, item.id)).filter((a) => a.verb === "updated");
+    const byField = (field: string) => history.filter((a) => a.field === field);
+    expect(byField("name")[0]).toMatchObject({ oldValue: "A work item", newValue: "Renamed" });
+    expect(byField("state")[0]).toMatchObject({ oldValue: "Backlog", newValue: "In Progress", newIdentifier: started });
+    expect(byField("priority")[0]).toMatchObject({ oldValue: "none", newValue: "urgent" });
+    expect(byField("assignees")).toHaveLength(2);
+    expect(byField("assignees").find((a) => a.newIdentifier === f.w.member.id)).toBeTruthy();
+    expect(byField("assignees").find((a) => a.oldIdentifier === f.w.admin.id)).toBeTruthy();
+    expect(byField("labels")[0]).toMatchObject({ newIdentifier: label });
+    expect(byField("parent")[0]).toMatchObject({
+      newIdentifier: parent.id,
+      newValue: `${f.project.identifier}-${parent.sequence_id}`,
+    });
+    expect(byField("estimate_point")[0]).toMatchObject({ newValue: "4", newIdentifier: points[1] });
+    expect(byField("start_date")[0]).toMatchObject({ oldValue: null, newValue: "2026-01-01" });
+    expect(byField("target_date")[0]).toMatchObject({ newValue: "2026-01-31" });
+    expect(byField("description")).toHaveLength(1);
+    expect(byField("sort_order")).toHaveLength(0);
+
+    const [event] = eventsOf(f, "issue.updated", item.id);
+    expect(event?.client_mutation_id).toBe("m-upd");
+    expect([...((event?.data.changed_fields as string[]) ?? [])].sort()).toEqual(
+      [
+        "name",
+        "description_html",
+        "state_id",
+        "priority",
+        "assignee_ids",
+        "label_ids",
+        "parent_id",
+        "estimate_point",
+        "start_date",
+        "target_date",
+        "sort_order",
+      ].sort(),
+    );
+    const subs = await t.db.select().from(issueSubscribers).where(eq(issueSubscribers.issueId, item.id));
+    expect(subs.map((s) => s.subscriberId)).toContain(f.w.member.id);
+  });
+
+  it("sets completed_at on entering a completed state and clears it on leaving", async () => {
+    const item = await createIssue(t, f.w.admin, f.project.url);
+    const done = await stateOf(t, f.project.id, "completed");
+    const todo = await stateOf(t, f.project.id, "unstarted");
+    const a = await client(t.app, f.w.admin).patch(itemUrl(item.id), { state_id: done });
+    expect(a.json().completed_at).not.toBeNull();
+    const b = await client(t.app, f.w.admin).patch(itemUrl(item.id), { state_id: todo });
+    expect(b.json().completed_at).toBeNull();
+  });
+
+  it("records nothing and announces nothing when nothing changes", async () => {
+    const item = await createIssue(t, f.w.admin, f.project.url, { priority: "low" });
+    const before = f.events.length;
+    const res = await client(t.app, f.w.admin).patch(itemUrl(item.id), { priority: "low", name: "A work item" });
+    expect(res.statusCode).toBe(200);
+    expect(f.events.length).toBe(before);
+    expect((await activitiesOf(t, item.id)).filter((a) => a.verb === "updated")).toHaveLength(0);
+  });
+
+  it("refuses loops, a missing state, bad dates against stored ones, and changes nothing", async () => {
+    const top = await createIssue(t, f.w.admin, f.project.url, { target_date: "2026-05-01" });
+    const child = await createIssue(t, f.w.admin, f.project.url, { parent_id: top.id });
+    const grandchild = await createIssue(t, f.w.admin, f.project.url, { parent_id: child.id });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ parent_id: grandchild.id }, "parent_id"],
+      [{ parent_id: top.id }, "parent_id"],
+      [{ state_id: null }, "state_id"],
+      [{ start_date: "2026-06-01" }, "start_date"],
+      [{ name: "" }, "name"],
+      [{ is_draft: true }, "body"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await client(t.app, f.w.admin).patch(itemUrl(top.id), body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      if (field !== "body") expect(Object.keys(res.json().fields)).toContain(field);
+    }
+    const row = await issueRow(t, top.id);
+    expect(row).toMatchObject({ parentId: null, startDate: null, targetDate: "2026-05-01", name: "A work item" });
+  });
+
+  it("answers 401, 403 to a guest, 404 for another workspace's item", async () => {
+    const item = await createIssue(t, f.w.admin, f.project.url);
+    expect((await client(t.app, null).patch(itemUrl(item.id), { name: "x" })).statusCode).toBe(401);
+    expect((await client(t.app, f.w.guest).patch(itemUrl(item.id), { name: "x" })).statusCode).toBe(403);
+    const foreign = await createIssue(t, f.w.stranger, f.foreign.url);
+    const res = await client(t.app, f.w.admin).patch(`${f.project.url}/issues/${foreign.id}/`, { name: "x" });
+    expect(res.statusCode).toBe(404);
+    expect((await issueRow(t, foreign.id))?.name).toBe("A work item");
+    expect((await issueRow(t, item.id))?.name).toBe("A work item");
+  });
+});
+
+describe("GET /issues/:id/", () => {
+  it("returns the item with its description, subscription and expansions", async () => {
+    const label = await createLabel(t, f.project.id);
+    const parent = await createIssue(t, f.w.admin, f.project.url);
+    const item = await createIssue(t, f.w.admin, f.project.url, {
+      parent_id: parent.id,
+      label_ids: [label],
+      assignee_ids: [f.w.member.id],
+      description_html: "<p>Body</p>",
+    });
+    await t.db.insert(issueLinks).values({
+      workspaceId: f.w.workspaceId,
+      projectId: f.project.id,
+      issueId: item.id,
+      url: "https://example.com",
+      title: "Example",
+    });
+    const res = await client(t.app, f.w.admin).get(
+      `${itemUrl(item.id)}?expand=assignees,labels,state,parent,issue_relation,reactions,links,attachments,cycle`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ id: item.id, description_html: "<p>Body</p>", is_subscribed: true, link_count: 1 });
+    expect(body.assignees.map((u: { id: string }) => u.id)).toEqual([f.w.member.id]);
+    expect(body.labels.map((l: { id: string }) => l.id)).toEqual([label]);
+    expect(body.state.group).toBe("backlog");
+    expect(body.parent.id).toBe(parent.id);
+    expect(body.issue_relation).toEqual([]);
+    expect(body.reactions).toEqual([]);
+    expect(body.links[0].url).toBe("https://example.com");
+    expect(body.attachments).toEqual([]);
+    expect(body.cycle).toBeUndefined();
+
+    const guestView = await client(t.app, f.w.member).get(itemUrl(item.id));
+    expect(guestView.json().is_subscribed).toBe(true);
+  });
+
+  it("applies the guest rule: a guest sees only items they created unless the project allows all", async () => {
+    const p = await anotherProject(t, f);
+    const item = await createIssue(t, f.w.admin, p.url);
+    expect((await client(t.app, f.w.guest).get(`${p.url}/issues/${item.id}/`)).statusCode).toBe(404);
+    await t.db.update(projects).set({ guestViewAllFeatures: true }).where(eq(projects.id, p.id));
+    expect((await client(t.app, f.w.guest).get(`${p.url}/issues/${item.id}/`)).statusCode).toBe(200);
+  });
+
+  it("answers 401 and 404 (other workspace, unknown, malformed id)", async () => {
+    const item = await createIssue(t, f.w.admin, f.project.url);
+    expect((await client(t.app, null).get(itemUrl(item.id))).statusCode).toBe(401);
+    expect((await client(t.app, f.w.stranger).get(itemUrl(item.id))).statusCode).toBe(404);
+    expect((await client(t.app, f.w.admin).get(itemUrl("nope"))).statusCode).toBe(404);
+    const foreign = await createIssue(t, f.w.stranger, f.foreign.url);
+    expect((await client(t.app, f.w.admin).get(`${f.project.url}/issues/${foreign.id}/`)).statusCode).toBe(404);
+  });
+});
+
+describe("GET /issues/list/ and /work-items/KEY/", () => {
+  it("returns the visible items of the given ids", async () => {
+    const a = await createIssue(t, f.w.admin, f.project.url);
+    const b = await createIssue(t, f.w.admin, f.project.url);
+    const foreign = await createIssue(t, f.w.stranger, f.foreign.url);
+    const res = await client(t.app, f.w.member).get(
+      `${f.project.url}/issues/list/?issues=${b.id},${a.id},${foreign.id}`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().map((i: { id: string }) => i.id)).toEqual([b.id, a.id]);
+    expect((await client(t.app, f.w.member).get(`${f.project.url}/issues/list/?issues=bad`)).statusCode).toBe(400);
+    expect((await client(t.app, null).get(`${f.project.url}/issues/list/?issues=${a.id}`)).statusCode).toBe(401);
+  });
+
+  it("finds an item by its key", async () => {
+    const item = await createIssue(t, f.w.admin, f.project.url);
+    const key = `${f.project.identifier.toLowerCase()}-${item.sequence_id}`;
+    const res = await client(t.app, f.w.member).get(`/api/workspaces/${f.w.slug}/work-items/${key}/`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ id: item.id, project__identifier: f.project.identifier });
+    expect(
+      (await client(t.app, f.w.member).get(`/api/workspaces/${f.w.slug}/work-items/${f.project.identifier}-99999/`))
+        .statusCode,
+    ).toBe(404);
+    expect((await client(t.app, f.w.stranger).get(`/api/workspaces/${f.w.slug}/work-items/${key}/`)).statusCode).toBe(
+      404,
+    );
+    expect((await client(t.app, f.w.outsider).get(`/api/workspaces/${f.w.slug}/work-items/${key}/`)).statusCode).toBe(
+      404,
+    );
+    expect((await client(t.app, null).get(`/api/workspaces/${f.w.slug}/work-items/${key}/`)).statusCode).toBe(401);
+  });
+});
+
+describe("DELETE /issues/:id/", () => {
+  it("soft-deletes, detaches sub-issues, records, announces and lists the id as deleted", async () => {
+    const since = new Date().toISOString();
+    const item = await createIssue(t, f.w.member, f.project.url);
+    const child = await createIssue(t, f.w.member, f.project.url, { parent_id: item.id });
+    const res = await client(t.app, f.w.member, { "x-client-mutation-id": "m-del" }).delete(itemUrl(item.id));
+    expect(res.statusCode, res.body).toBe(204);
+    expect((await issueRow(t, item.id))?.deletedAt).not.toBeNull();
+    expect((await issueRow(t, child.id))?.parentId).toBeNull();
+    expect((await client(t.app, f.w.member).get(itemUrl(item.id))).statusCode).toBe(404);
+    const [event] = eventsOf(f, "issue.deleted", item.id);
+    expect(event?.client_mutation_id).toBe("m-del");
+    expect(event?.data.id).toBe(item.id);
+    expect(eventsOf(f, "issue.updated", child.id)).toHaveLength(1);
+    expect((await activitiesOf(t, item.id)).some((a) => a.verb === "deleted")).toBe(true);
+    const deleted = await client(t.app, f.w.member).get(
+      `${f.project.url}/deleted-issues/?updated_at__gt=${encodeURIComponent(since)}`,
+    );
+    expect(deleted.json()).toEqual([item.id]);
+    const later = await client(t.app, f.w.member).get(
+      `${f.project.url}/deleted-issues/?updated_at__gt=${encodeURIComponent(new Date().toISOString())}`,
+    );
+    expect(later.json()).toEqual([]);
+    expect((await client(t.app, f.w.member).get(`${f.project.url}/deleted-issues/?updated_at__gt=x`)).statusCode).toBe(
+      400,
+    );
+  });
+
+  it("lets only the creator or a project admin delete; guests and strangers are refused", async () => {
+    const byAdmin = await createIssue(t, f.w.admin, f.project.url);
+    expect((await client(t.app, f.w.member).delete(itemUrl(byAdmin.id))).statusCode).toBe(403);
+    expect((await client(t.app, f.w.guest).delete(itemUrl(byAdmin.id))).statusCode).toBe(403);
+    expect((await client(t.app, null).delete(itemUrl(byAdmin.id))).statusCode).toBe(401);
+    expect((await client(t.app, f.w.stranger).delete(itemUrl(byAdmin.id))).statusCode).toBe(404);
+    expect((await issueRow(t, byAdmin.id))?.deletedAt).toBeNull();
+    const byMember = await createIssue(t, f.w.member, f.project.url);
+    expect((await client(t.app, f.w.admin).delete(itemUrl(byMember.id))).statusCode).toBe(204);
+  });
+});

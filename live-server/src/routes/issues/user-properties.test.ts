@@ -1,0 +1,90 @@
+import { DEFAULT_DISPLAY_FILTERS, DEFAULT_DISPLAY_PROPERTIES } from "@tideline/shared";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { projectUserProperties } from "../../db/schema.ts";
+import { createFixture, type Fixture } from "./test-support.ts";
+
+let t: TestApp;
+let f: Fixture;
+beforeAll(async () => {
+  t = await createTestApp();
+  f = await createFixture(t);
+});
+afterAll(() => t.close());
+
+const url = () => `${f.project.url}/user-properties/`;
+
+describe("user-properties/", () => {
+  it("starts with the defaults", async () => {
+    const res = await client(t.app, f.w.member).get(url());
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      user: f.w.member.id,
+      project: f.project.id,
+      filters: {},
+      display_filters: DEFAULT_DISPLAY_FILTERS,
+      display_properties: DEFAULT_DISPLAY_PROPERTIES,
+    });
+  });
+
+  it("merges changes, applies the kanban rules, and keeps them per user", async () => {
+    const res = await client(t.app, f.w.member).patch(url(), {
+      filters: { priority: ["urgent", "high"], target_date: ["1_weeks;after;fromnow"], labels: null },
+      display_filters: { layout: "kanban", group_by: "priority", sub_group_by: "priority", order_by: "-created_at" },
+      display_properties: { assignee: false },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      filters: { priority: ["urgent", "high"], target_date: ["1_weeks;after;fromnow"] },
+      display_filters: { layout: "kanban", group_by: "priority", sub_group_by: null, order_by: "-created_at" },
+      display_properties: { assignee: false, labels: true },
+    });
+    const cleared = await client(t.app, f.w.member).patch(url(), {
+      filters: { priority: [] },
+      display_filters: { group_by: null },
+    });
+    expect(cleared.json().filters).toEqual({ target_date: ["1_weeks;after;fromnow"] });
+    expect(cleared.json().display_filters).toMatchObject({
+      layout: "kanban",
+      group_by: "state_id",
+      sub_group_by: null,
+    });
+    expect((await client(t.app, f.w.admin).get(url())).json().display_filters).toEqual(DEFAULT_DISPLAY_FILTERS);
+    // Guests keep their own settings too.
+    expect((await client(t.app, f.w.guest).patch(url(), { display_properties: { key: false } })).statusCode).toBe(200);
+  });
+
+  it("refuses unknown keys and values, storing nothing", async () => {
+    await client(t.app, f.w.admin).get(url());
+    const [before] = await t.db
+      .select()
+      .from(projectUserProperties)
+      .where(eq(projectUserProperties.userId, f.w.admin.id));
+    for (const body of [
+      { filters: { colour: ["red"] } },
+      { filters: { priority: ["critical"] } },
+      { display_filters: { group_by: "colour" } },
+      { display_filters: { layout: "table" } },
+      { display_properties: { colour: true } },
+      { display_properties: { assignee: "no" } },
+      { other: {} },
+    ]) {
+      const res = await client(t.app, f.w.admin).patch(url(), body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const [after] = await t.db
+      .select()
+      .from(projectUserProperties)
+      .where(eq(projectUserProperties.userId, f.w.admin.id));
+    expect(after?.updatedAt.toISOString()).toBe(before?.updatedAt.toISOString());
+  });
+
+  it("answers 401 and 404 elsewhere", async () => {
+    expect((await client(t.app, null).get(url())).statusCode).toBe(401);
+    expect((await client(t.app, f.w.stranger).get(url())).statusCode).toBe(404);
+    expect((await client(t.app, f.w.outsider).patch(url(), { display_properties: { key: false } })).statusCode).toBe(
+      404,
+    );
+  });
+});

@@ -1,0 +1,826 @@
+/**
+ * Projects, their members and project favorites. Routes check who is calling (policies/access)
+ * and pass the rows they got back; every query here is also scoped by workspace id, so nothing
+ * is reachable by id alone from another workspace.
+ *
+ * "Active project member" means: the project_members row is active AND the person is still an
+ * active member of the workspace. Someone who left the workspace stops counting everywhere
+ * (lists, counts, last-admin checks) even before their project rows are cleaned up.
+ */
+import {
+  checkProjectIdentifier,
+  DEFAULT_STATES,
+  joinRoleFor,
+  NETWORK,
+  projectRoleError,
+  ROLE,
+  removesLastAdmin,
+  sanitizeIdentifier,
+  sortOrderAtTop,
+} from "@tideline/shared";
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, max, min, ne, or, type SQL, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "../../db/client.ts";
+import { projectMembers, projects, states, userFavorites, users, workspaceMembers } from "../../db/schema.ts";
+import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
+import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
+import {
+  type ProjectViewer,
+  presentOwnMembership,
+  presentProjectDetail,
+  presentProjectFavorite,
+  presentProjectLite,
+  presentProjectMember,
+} from "./presenter.ts";
+import type { CreateProjectBody, StatField, UpdateProjectBody } from "./schema.ts";
+
+export const PROJECT_FAVORITE = "project";
+const FAVORITE_STEP = 10000;
+
+// ───────────────────────────── helpers ─────────────────────────────
+
+/** Join condition: the project member is still an active workspace member. */
+const memberStillInWorkspace = and(
+  eq(workspaceMembers.workspaceId, projectMembers.workspaceId),
+  eq(workspaceMembers.memberId, projectMembers.memberId),
+  eq(workspaceMembers.isActive, true),
+);
+
+/** The Postgres unique-violation constraint behind `error` (drizzle wraps driver errors), if any. */
+function uniqueViolation(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
+    const e = current as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (e.code === "23505") return typeof e.constraint === "string" ? e.constraint : "";
+    current = e.cause;
+  }
+  return null;
+}
+
+const identifierTaken = (identifier: string) =>
+  conflict(
+    `The identifier "${identifier}" is already used by another project in this workspace.`,
+    { identifier: ["This identifier is already taken."] },
+    "IDENTIFIER_TAKEN",
+  );
+const nameTaken = (name: string) =>
+  conflict(
+    `A project named "${name}" already exists in this workspace.`,
+    { name: ["This name is already taken."] },
+    "PROJECT_NAME_TAKEN",
+  );
+
+/** Turn a lost race on the unique indexes into the same 409 the pre-check gives. */
+function rethrowAsConflict(error: unknown, values: { name?: string; identifier?: string }): never {
+  const constraint = uniqueViolation(error);
+  if (constraint === "projects_ws_identifier_key" && values.identifier) throw identifierTaken(values.identifier);
+  if (constraint === "projects_ws_name_key" && values.name) throw nameTaken(values.name);
+  throw error;
+}
+
+/** 409 when another project of the workspace has this name (any case) or identifier. */
+async function assertNameAndIdentifierFree(
+  db: DbOrTx,
+  workspaceId: string,
+  values: { name?: string; identifier?: string },
+  exceptProjectId?: string,
+): Promise<void> {
+  const others = exceptProjectId ? ne(projects.id, exceptProjectId) : undefined;
+  if (values.identifier !== undefined) {
+    const [row] = await db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(and(eq(projects.workspaceId, workspaceId), eq(projects.identifier, values.identifier), others))
+      .limit(1);
+    if (row) throw identifierTaken(values.identifier);
+  }
+  if (values.name !== undefined) {
+    const [row] = await db
+      .select({ id: projects.id })
+      .from(projects)
+      .where(and(eq(projects.workspaceId, workspaceId), sql`lower(${projects.name}) = lower(${values.name})`, others))
+      .limit(1);
+    if (row) throw nameTaken(values.name);
+  }
+}
+
+function sanitizedIdentifierOrThrow(raw: string): string {
+  const check = checkProjectIdentifier(raw);
+  if (!check.ok) throw badRequest(check.message, { identifier: [check.message] });
+  return check.identifier;
+}
+
+/** Active workspace roles of `userIds` in the workspace (absent: not an active member). */
+async function workspaceRoles(db: DbOrTx, workspaceId: string, userIds: string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: workspaceMembers.memberId, role: workspaceMembers.role })
+    .from(workspaceMembers)
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, workspaceId),
+        inArray(workspaceMembers.memberId, userIds),
+        eq(workspaceMembers.isActive, true),
+      ),
+    );
+  return new Map(rows.map((r) => [r.userId, r.role]));
+}
+
+/** Sort order that puts a project first in `userId`'s list of this workspace. */
+async function topSortOrder(db: DbOrTx, workspaceId: string, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ smallest: min(projectMembers.sortOrder) })
+    .from(projectMembers)
+    .where(and(eq(projectMembers.workspaceId, workspaceId), eq(projectMembers.memberId, userId)));
+  return sortOrderAtTop(row?.smallest ?? null);
+}
+
+/**
+ * Make `userId` an active member with `role`: insert the row, or revive a former membership
+ * (keeping its view settings). Returns the row.
+ */
+async function upsertMembership(
+  tx: DbOrTx,
+  project: { id: string; workspaceId: string },
+  userId: string,
+  role: number,
+  actorId: string,
+) {
+  const sortOrder = await topSortOrder(tx, project.workspaceId, userId);
+  const [row] = await tx
+    .insert(projectMembers)
+    .values({
+      workspaceId: project.workspaceId,
+      projectId: project.id,
+      memberId: userId,
+      role,
+      sortOrder,
+      createdById: actorId,
+      updatedById: actorId,
+    })
+    .onConflictDoUpdate({
+      target: [projectMembers.projectId, projectMembers.memberId],
+      set: { role, isActive: true, sortOrder, updatedById: actorId, updatedAt: new Date() },
+    })
+    .returning();
+  if (!row) throw new Error("project member upsert failed");
+  return row;
+}
+
+/** Serialise member changes of one project, so two admins demoting each other can't both win. */
+async function lockProject(tx: DbOrTx, projectId: string): Promise<void> {
+  await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
+}
+
+async function activeAdminCount(tx: DbOrTx, projectId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(projectMembers)
+    .innerJoin(workspaceMembers, memberStillInWorkspace)
+    .where(
+      and(
+        eq(projectMembers.projectId, projectId),
+        eq(projectMembers.isActive, true),
+        eq(projectMembers.role, ROLE.admin),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+const LAST_ADMIN = "LAST_ADMIN";
+
+// ───────────────────────────── reading projects ─────────────────────────────
+
+type VisibleRow = {
+  project: ProjectRow;
+  memberRole: number | null;
+  sortOrder: number | null;
+  favoriteId: string | null;
+};
+
+/**
+ * Projects of the workspace the user may see: the ones they are an active member of, plus the
+ * public ones. Private projects of others stay invisible, whatever the workspace role.
+ */
+async function visibleProjects(
+  db: DbOrTx,
+  workspaceId: string,
+  userId: string,
+  filter: { archived?: boolean; ids?: string[] } = {},
+): Promise<VisibleRow[]> {
+  const conditions: (SQL | undefined)[] = [
+    eq(projects.workspaceId, workspaceId),
+    or(isNotNull(projectMembers.id), eq(projects.network, NETWORK.public)),
+  ];
+  if (filter.archived === true) conditions.push(isNotNull(projects.archivedAt));
+  if (filter.archived === false) conditions.push(isNull(projects.archivedAt));
+  if (filter.ids) conditions.push(inArray(projects.id, filter.ids));
+  return db
+    .select({
+      project: projects,
+      memberRole: projectMembers.role,
+      sortOrder: projectMembers.sortOrder,
+      favoriteId: userFavorites.id,
+    })
+    .from(projects)
+    .leftJoin(
+      projectMembers,
+      and(
+        eq(projectMembers.projectId, projects.id),
+        eq(projectMembers.memberId, userId),
+        eq(projectMembers.isActive, true),
+      ),
+    )
+    .leftJoin(
+      userFavorites,
+      and(
+        eq(userFavorites.userId, userId),
+        eq(userFavorites.entityType, PROJECT_FAVORITE),
+        eq(userFavorites.entityIdentifier, projects.id),
+      ),
+    )
+    .where(and(...conditions))
+    .orderBy(sql`${projectMembers.sortOrder} asc nulls last`, asc(projects.createdAt), asc(projects.id));
+}
+
+function viewerOf(row: VisibleRow): ProjectViewer {
+  return { memberRole: row.memberRole, sortOrder: row.sortOrder, isFavorite: row.favoriteId !== null };
+}
+
+/** Ids of the active members of each project. */
+async function activeMemberIds(db: DbOrTx, projectIds: string[]): Promise<Map<string, string[]>> {
+  const byProject = new Map<string, string[]>(projectIds.map((id) => [id, []]));
+  if (projectIds.length === 0) return byProject;
+  const rows = await db
+    .select({ projectId: projectMembers.projectId, memberId: projectMembers.memberId })
+    .from(projectMembers)
+    .innerJoin(workspaceMembers, memberStillInWorkspace)
+    .where(and(inArray(projectMembers.projectId, projectIds), eq(projectMembers.isActive, true)))
+    .orderBy(asc(projectMembers.createdAt), asc(projectMembers.id));
+  for (const row of rows) byProject.get(row.projectId)?.push(row.memberId);
+  return byProject;
+}
+
+export async function listProjects(db: DbOrTx, ws: WorkspaceAccess, archived: boolean) {
+  const rows = await visibleProjects(db, ws.workspace.id, ws.user.id, { archived });
+  return rows.map((row) => presentProjectLite(row.project, viewerOf(row)));
+}
+
+export async function listProjectDetails(db: DbOrTx, ws: WorkspaceAccess, archived: boolean) {
+  const rows = await visibleProjects(db, ws.workspace.id, ws.user.id, { archived });
+  const members = await activeMemberIds(
+    db,
+    rows.map((r) => r.project.id),
+  );
+  return rows.map((row) =>
+    presentProjectDetail(row.project, viewerOf(row), { memberIds: members.get(row.project.id) ?? [] }),
+  );
+}
+
+/** One project as the caller sees it (the caller's access was checked already). */
+export async function projectDetail(db: DbOrTx, workspaceId: string, userId: string, projectId: string) {
+  const [row] = await visibleProjects(db, workspaceId, userId, { ids: [projectId] });
+  if (!row) throw notFound("Project");
+  const members = await activeMemberIds(db, [projectId]);
+  return presentProjectDetail(row.project, viewerOf(row), { memberIds: members.get(projectId) ?? [] });
+}
+
+/** Is the sanitised form of `name` already a project identifier here? */
+export async function identifierStatus(db: DbOrTx, workspaceId: string, name: string) {
+  const identifier = sanitizeIdentifier(name);
+  if (!identifier) return { exists: 0, identifiers: [] as string[] };
+  const rows = await db
+    .select({ identifier: projects.identifier })
+    .from(projects)
+    .where(and(eq(projects.workspaceId, workspaceId), eq(projects.identifier, identifier)));
+  return { exists: rows.length, identifiers: rows.map((r) => r.identifier) };
+}
+
+/** Counts per visible project (archived ones included: the archives page shows them too). */
+export async function projectStats(
+  db: DbOrTx,
+  ws: WorkspaceAccess,
+  projectIds: string[] | undefined,
+  fields: readonly StatField[],
+) {
+  const rows = await visibleProjects(db, ws.workspace.id, ws.user.id, projectIds ? { ids: projectIds } : {});
+  const ids = rows.map((r) => r.project.id);
+  const result = new Map<string, Record<string, number | string>>(ids.map((id) => [id, { id }]));
+  if (ids.length === 0) return [];
+  if (fields.includes("total_members")) {
+    const members = await activeMemberIds(db, ids);
+    for (const [id, list] of members) {
+      const entry = result.get(id);
+      if (entry) entry.total_members = list.length;
+    }
+  }
+  if (fields.includes("total_states")) {
+    const counts = await db
+      .select({ projectId: states.projectId, n: count() })
+      .from(states)
+      .where(and(eq(states.workspaceId, ws.workspace.id), inArray(states.projectId, ids)))
+      .groupBy(states.projectId);
+    const byProject = new Map(counts.map((c) => [c.projectId, c.n]));
+    for (const id of ids) {
+      const entry = result.get(id);
+      if (entry) entry.total_states = byProject.get(id) ?? 0;
+    }
+  }
+  return [...result.values()];
+}
+
+// ───────────────────────────── writing projects ─────────────────────────────
+
+/**
+ * Create a project with its creator as admin, the lead (if another workspace member) as a
+ * member at their workspace role, and the five default states — all or nothing.
+ */
+export async function createProject(db: Db, ws: WorkspaceAccess, body: CreateProjectBody): Promise<string> {
+  const identifier = sanitizedIdentifierOrThrow(body.identifier);
+  const creatorId = ws.user.id;
+  const leadId = body.project_lead ?? null;
+  let leadRole: number | null = null;
+  if (leadId && leadId !== creatorId) {
+    leadRole = (await workspaceRoles(db, ws.workspace.id, [leadId])).get(leadId) ?? null;
+    if (leadRole === null) {
+      const message = `The project lead (${leadId}) is not an active member of this workspace.`;
+      throw badRequest(message, { project_lead: [message] });
+    }
+  }
+  await assertNameAndIdentifierFree(db, ws.workspace.id, { name: body.name, identifier });
+
+  try {
+    return await db.transaction(async (tx) => {
+      const [project] = await tx
+        .insert(projects)
+        .values({
+          workspaceId: ws.workspace.id,
+          name: body.name,
+          identifier,
+          description: body.description ?? "",
+          network: body.network ?? NETWORK.public,
+          projectLeadId: leadId,
+          coverImage: body.cover_image ?? null,
+          logoProps: body.logo_props ?? {},
+          timezone: ws.workspace.timezone,
+          createdById: creatorId,
+          updatedById: creatorId,
+        })
+        .returning();
+      if (!project) throw new Error("project insert failed");
+      await upsertMembership(tx, project, creatorId, ROLE.admin, creatorId);
+      if (leadId && leadRole !== null) await upsertMembership(tx, project, leadId, joinRoleFor(leadRole), creatorId);
+      await tx.insert(states).values(
+        DEFAULT_STATES.map((s) => ({
+          workspaceId: ws.workspace.id,
+          projectId: project.id,
+          name: s.name,
+          color: s.color,
+          group: s.group,
+          sequence: s.sequence,
+          isDefault: s.default,
+          createdById: creatorId,
+          updatedById: creatorId,
+        })),
+      );
+      return project.id;
+    });
+  } catch (error) {
+    rethrowAsConflict(error, { name: body.name, identifier });
+  }
+}
+
+/** Someone the project may name as lead or default assignee: an active project member. */
+async function assertActiveProjectMember(db: DbOrTx, project: ProjectRow, userId: string, field: string) {
+  const [row] = await db
+    .select({ id: projectMembers.id })
+    .from(projectMembers)
+    .innerJoin(workspaceMembers, memberStillInWorkspace)
+    .where(
+      and(
+        eq(projectMembers.projectId, project.id),
+        eq(projectMembers.memberId, userId),
+        eq(projectMembers.isActive, true),
+      ),
+    )
+    .limit(1);
+  if (!row) {
+    const message = `${field === "project_lead" ? "The project lead" : "The default assignee"} (${userId}) must be a member of this project.`;
+    throw badRequest(message, { [field]: [message] });
+  }
+}
+
+export const PAID_FEATURE_MESSAGE =
+  "Time tracking is a paid feature and isn't available on this plan, so it can't be turned on.";
+
+export async function updateProject(db: Db, access: ProjectAccess, body: UpdateProjectBody): Promise<void> {
+  const { project, user } = access;
+  if (project.archivedAt) {
+    throw badRequest(
+      "This project is archived. Restore it before changing its settings.",
+      undefined,
+      "PROJECT_ARCHIVED",
+    );
+  }
+  if (body.is_time_tracking_enabled === true) {
+    throw badRequest(PAID_FEATURE_MESSAGE, { is_time_tracking_enabled: [PAID_FEATURE_MESSAGE] }, "PAID_FEATURE");
+  }
+  const identifier = body.identifier === undefined ? undefined : sanitizedIdentifierOrThrow(body.identifier);
+  if (body.project_lead) await assertActiveProjectMember(db, project, body.project_lead, "project_lead");
+  if (body.default_assignee) await assertActiveProjectMember(db, project, body.default_assignee, "default_assignee");
+  const renamed = body.name !== undefined && body.name !== project.name ? body.name : undefined;
+  const reidentified = identifier !== undefined && identifier !== project.identifier ? identifier : undefined;
+  await assertNameAndIdentifierFree(db, project.workspaceId, { name: renamed, identifier: reidentified }, project.id);
+
+  const set: Partial<typeof projects.$inferInsert> = {
+    name: body.name,
+    description: body.description,
+    identifier,
+    network: body.network,
+    projectLeadId: body.project_lead,
+    defaultAssigneeId: body.default_assignee,
+    coverImage: body.cover_image,
+    logoProps: body.logo_props,
+    timezone: body.timezone,
+    archiveIn: body.archive_in,
+    closeIn: body.close_in,
+    guestViewAllFeatures: body.guest_view_all_features,
+    cycleView: body.cycle_view,
+    moduleView: body.module_view,
+    issueViewsView: body.issue_views_view,
+    pageView: body.page_view,
+    inboxView: body.inbox_view,
+    isTimeTrackingEnabled: body.is_time_tracking_enabled,
+    isEpicEnabled: body.is_epic_enabled,
+  };
+  const changes = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined));
+  if (Object.keys(changes).length === 0) return;
+  try {
+    await db
+      .update(projects)
+      .set({ ...changes, updatedById: user.id })
+      .where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+  } catch (error) {
+    rethrowAsConflict(error, { name: body.name, identifier });
+  }
+}
+
+export async function deleteProject(db: DbOrTx, project: ProjectRow): Promise<void> {
+  // Members, states and favorites go with it (foreign keys cascade).
+  await db.delete(projects).where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+}
+
+/** Archive: hide from the project list; the project's favorites go (as for cycles and modules). */
+export async function archiveProject(db: Db, access: ProjectAccess): Promise<Date> {
+  const { project, user } = access;
+  if (project.archivedAt) throw badRequest("This project is already archived.", undefined, "PROJECT_ARCHIVED");
+  const archivedAt = new Date();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(projects)
+      .set({ archivedAt, updatedById: user.id })
+      .where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+    await tx
+      .delete(userFavorites)
+      .where(
+        and(
+          eq(userFavorites.workspaceId, project.workspaceId),
+          eq(userFavorites.entityType, PROJECT_FAVORITE),
+          eq(userFavorites.entityIdentifier, project.id),
+        ),
+      );
+  });
+  return archivedAt;
+}
+
+export async function restoreProject(db: DbOrTx, access: ProjectAccess): Promise<void> {
+  const { project, user } = access;
+  if (!project.archivedAt) throw badRequest("This project is not archived.", undefined, "PROJECT_NOT_ARCHIVED");
+  await db
+    .update(projects)
+    .set({ archivedAt: null, updatedById: user.id })
+    .where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+}
+
+// ───────────────────────────── members ─────────────────────────────
+
+export async function listMembers(db: DbOrTx, project: ProjectRow, options: { excludeGuests: boolean }) {
+  const rows = await db
+    .select({ membership: projectMembers, user: users })
+    .from(projectMembers)
+    .innerJoin(workspaceMembers, memberStillInWorkspace)
+    .innerJoin(users, eq(users.id, projectMembers.memberId))
+    .where(
+      and(
+        eq(projectMembers.projectId, project.id),
+        eq(projectMembers.workspaceId, project.workspaceId),
+        eq(projectMembers.isActive, true),
+        options.excludeGuests ? gt(projectMembers.role, ROLE.guest) : undefined,
+      ),
+    )
+    .orderBy(asc(projectMembers.createdAt), asc(projectMembers.id));
+  return rows.map((r) => presentProjectMember(r.membership, r.user));
+}
+
+/** An active member row of this project, by its id, with the person and their workspace role. */
+async function findMember(db: DbOrTx, project: ProjectRow, memberRowId: string) {
+  const [row] = await db
+    .select({ membership: projectMembers, user: users, workspaceRole: workspaceMembers.role })
+    .from(projectMembers)
+    .innerJoin(workspaceMembers, memberStillInWorkspace)
+    .innerJoin(users, eq(users.id, projectMembers.memberId))
+    .where(
+      and(
+        eq(projectMembers.id, memberRowId),
+        eq(projectMembers.projectId, project.id),
+        eq(projectMembers.workspaceId, project.workspaceId),
+        eq(projectMembers.isActive, true),
+      ),
+    )
+    .limit(1);
+  if (!row) throw notFound("Member");
+  return row;
+}
+
+export async function getMember(db: DbOrTx, project: ProjectRow, memberRowId: string) {
+  const row = await findMember(db, project, memberRowId);
+  return presentProjectMember(row.membership, row.user);
+}
+
+/** The caller's role in the project; routes only reach here as a project member. */
+function callerRole(access: ProjectAccess): number {
+  return access.projectMembership?.role ?? 0;
+}
+
+const nameOf = (user: { displayName: string; email: string; id: string }) => user.displayName || user.email || user.id;
+
+/**
+ * Bulk add: every person must be an active workspace member not yet in the project, and get a
+ * role no higher than their workspace role nor the caller's. All or nothing.
+ */
+export async function addMembers(db: Db, access: ProjectAccess, items: { member_id: string; role: number }[]) {
+  const { project, user } = access;
+  const ids = items.map((i) => i.member_id);
+  const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (duplicate)
+    throw badRequest(`Member ${duplicate} is listed twice.`, { members: [`${duplicate} is listed twice`] });
+
+  const roles = await workspaceRoles(db, project.workspaceId, ids);
+  const people = new Map((await db.select().from(users).where(inArray(users.id, ids))).map((u) => [u.id, u] as const));
+  const current = await db
+    .select({ memberId: projectMembers.memberId })
+    .from(projectMembers)
+    .where(
+      and(
+        eq(projectMembers.projectId, project.id),
+        inArray(projectMembers.memberId, ids),
+        eq(projectMembers.isActive, true),
+      ),
+    );
+  const alreadyIn = new Set(current.map((c) => c.memberId));
+
+  items.forEach((item, index) => {
+    const field = `members.${index}.member_id`;
+    const workspaceRole = roles.get(item.member_id);
+    const person = people.get(item.member_id);
+    if (workspaceRole === undefined || !person) {
+      const message = `User ${item.member_id} is not an active member of this workspace.`;
+      throw badRequest(message, { [field]: [message] }, "NOT_WORKSPACE_MEMBER");
+    }
+    if (alreadyIn.has(item.member_id)) {
+      const message = `${nameOf(person)} is already a member of this project.`;
+      throw badRequest(message, { [field]: [message] }, "ALREADY_MEMBER");
+    }
+    const roleError = projectRoleError({
+      requested: item.role,
+      targetWorkspaceRole: workspaceRole,
+      callerRole: callerRole(access),
+    });
+    if (roleError) {
+      const message = `${nameOf(person)}: ${roleError}`;
+      throw badRequest(message, { [`members.${index}.role`]: [roleError] }, "ROLE_TOO_HIGH");
+    }
+  });
+
+  const rows = await db.transaction(async (tx) => {
+    const added = [];
+    for (const item of items) added.push(await upsertMembership(tx, project, item.member_id, item.role, user.id));
+    return added;
+  });
+  return rows.map((row) => {
+    const person = people.get(row.memberId);
+    if (!person) throw new Error("member vanished");
+    return presentProjectMember(row, person);
+  });
+}
+
+export async function updateMemberRole(db: Db, access: ProjectAccess, memberRowId: string, role: number) {
+  const { project, user } = access;
+  return db.transaction(async (tx) => {
+    await lockProject(tx, project.id);
+    const target = await findMember(tx, project, memberRowId);
+    const roleError = projectRoleError({
+      requested: role,
+      targetWorkspaceRole: target.workspaceRole,
+      callerRole: callerRole(access),
+    });
+    if (roleError) throw badRequest(roleError, { role: [roleError] }, "ROLE_TOO_HIGH");
+    if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, role)) {
+      throw badRequest(
+        "A project needs at least one admin. Make someone else an admin before changing this role.",
+        { role: ["The last admin can't be demoted."] },
+        LAST_ADMIN,
+      );
+    }
+    const [row] = await tx
+      .update(projectMembers)
+      .set({ role, updatedById: user.id })
+      .where(eq(projectMembers.id, target.membership.id))
+      .returning();
+    if (!row) throw notFound("Member");
+    return presentProjectMember(row, target.user);
+  });
+}
+
+/** End a membership: the row is kept inactive (view settings survive a re-join); favorites go. */
+async function endMembership(
+  tx: DbOrTx,
+  project: ProjectRow,
+  membership: { id: string; memberId: string },
+  actorId: string,
+) {
+  await tx
+    .update(projectMembers)
+    .set({ isActive: false, updatedById: actorId })
+    .where(eq(projectMembers.id, membership.id));
+  await tx
+    .delete(userFavorites)
+    .where(
+      and(
+        eq(userFavorites.workspaceId, project.workspaceId),
+        eq(userFavorites.userId, membership.memberId),
+        eq(userFavorites.projectId, project.id),
+      ),
+    );
+}
+
+export async function removeMember(db: Db, access: ProjectAccess, memberRowId: string): Promise<void> {
+  const { project, user } = access;
+  await db.transaction(async (tx) => {
+    await lockProject(tx, project.id);
+    const target = await findMember(tx, project, memberRowId);
+    if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, null)) {
+      throw badRequest(
+        "A project needs at least one admin. Make someone else an admin before removing this one.",
+        undefined,
+        LAST_ADMIN,
+      );
+    }
+    await endMembership(tx, project, target.membership, user.id);
+  });
+}
+
+export async function leaveProject(db: Db, access: ProjectAccess): Promise<void> {
+  const { project, user, projectMembership } = access;
+  if (!projectMembership) throw badRequest("You are not a member of this project.");
+  await db.transaction(async (tx) => {
+    await lockProject(tx, project.id);
+    const target = await findMember(tx, project, projectMembership.id);
+    if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, null)) {
+      throw badRequest(
+        "You are the last admin of this project. Make someone else an admin before leaving.",
+        undefined,
+        LAST_ADMIN,
+      );
+    }
+    await endMembership(tx, project, target.membership, user.id);
+  });
+}
+
+/**
+ * Join public projects of the workspace at the caller's workspace role. A private project the
+ * caller is not in is 404, as everywhere. Current memberships are left as they are.
+ */
+export async function joinProjects(db: Db, ws: WorkspaceAccess, projectIds: string[]) {
+  const unique = [...new Set(projectIds)];
+  const rows = await visibleProjects(db, ws.workspace.id, ws.user.id, { ids: unique });
+  const found = new Map(rows.map((r) => [r.project.id, r]));
+  const missing = unique.find((id) => !found.has(id));
+  if (missing) throw new ApiError(404, `Project ${missing} not found`, { code: "NOT_FOUND" });
+  const role = joinRoleFor(ws.membership.role);
+  return db.transaction(async (tx) => {
+    const memberships = [];
+    for (const id of unique) {
+      const row = found.get(id);
+      if (!row) continue;
+      if (row.memberRole !== null) {
+        const [own] = await tx
+          .select()
+          .from(projectMembers)
+          .where(and(eq(projectMembers.projectId, id), eq(projectMembers.memberId, ws.user.id)));
+        if (own) memberships.push(own);
+        continue;
+      }
+      memberships.push(await upsertMembership(tx, row.project, ws.user.id, role, ws.user.id));
+    }
+    return memberships.map(presentOwnMembership);
+  });
+}
+
+// ───────────────────────────── favorites ─────────────────────────────
+
+export async function listFavoriteProjects(db: DbOrTx, ws: WorkspaceAccess) {
+  const rows = await db
+    .select({ favorite: userFavorites, project: projects })
+    .from(userFavorites)
+    .innerJoin(
+      projects,
+      and(eq(projects.id, userFavorites.entityIdentifier), eq(projects.workspaceId, userFavorites.workspaceId)),
+    )
+    .leftJoin(
+      projectMembers,
+      and(
+        eq(projectMembers.projectId, projects.id),
+        eq(projectMembers.memberId, ws.user.id),
+        eq(projectMembers.isActive, true),
+      ),
+    )
+    .where(
+      and(
+        eq(userFavorites.workspaceId, ws.workspace.id),
+        eq(userFavorites.userId, ws.user.id),
+        eq(userFavorites.entityType, PROJECT_FAVORITE),
+        or(isNotNull(projectMembers.id), eq(projects.network, NETWORK.public)),
+      ),
+    )
+    .orderBy(asc(userFavorites.sequence), asc(userFavorites.createdAt));
+  return rows.map((r) => presentProjectFavorite(r.favorite, r.project));
+}
+
+/** Add a project favorite; an existing one is returned as it is (created: false). */
+export async function addFavoriteProject(db: Db, access: ProjectAccess) {
+  const { project, user } = access;
+  if (project.archivedAt) {
+    throw badRequest("Archived projects can't be added to favorites.", undefined, "PROJECT_ARCHIVED");
+  }
+  const existing = async () => {
+    const [row] = await db
+      .select()
+      .from(userFavorites)
+      .where(
+        and(
+          eq(userFavorites.userId, user.id),
+          eq(userFavorites.entityType, PROJECT_FAVORITE),
+          eq(userFavorites.entityIdentifier, project.id),
+        ),
+      )
+      .limit(1);
+    return row;
+  };
+  const before = await existing();
+  if (before) return { created: false, favorite: presentProjectFavorite(before, project) };
+
+  const [last] = await db
+    .select({ largest: max(userFavorites.sequence) })
+    .from(userFavorites)
+    .where(
+      and(
+        eq(userFavorites.workspaceId, project.workspaceId),
+        eq(userFavorites.userId, user.id),
+        isNull(userFavorites.parentId),
+      ),
+    );
+  const sequence = last?.largest === null || last?.largest === undefined ? 65535 : last.largest + FAVORITE_STEP;
+  const [inserted] = await db
+    .insert(userFavorites)
+    .values({
+      workspaceId: project.workspaceId,
+      userId: user.id,
+      entityType: PROJECT_FAVORITE,
+      entityIdentifier: project.id,
+      projectId: project.id,
+      sequence,
+      createdById: user.id,
+      updatedById: user.id,
+    })
+    .onConflictDoNothing()
+    .returning();
+  // A concurrent request may have added it between the check and the insert.
+  const row = inserted ?? (await existing());
+  if (!row) throw new Error("favorite insert failed");
+  return { created: Boolean(inserted), favorite: presentProjectFavorite(row, project) };
+}
+
+export async function removeFavoriteProject(db: DbOrTx, ws: WorkspaceAccess, projectId: string): Promise<void> {
+  const deleted = await db
+    .delete(userFavorites)
+    .where(
+      and(
+        eq(userFavorites.workspaceId, ws.workspace.id),
+        eq(userFavorites.userId, ws.user.id),
+        eq(userFavorites.entityType, PROJECT_FAVORITE),
+        eq(userFavorites.entityIdentifier, projectId),
+      ),
+    )
+    .returning({ id: userFavorites.id });
+  if (deleted.length === 0) throw notFound("Favorite");
+}

@@ -1,0 +1,251 @@
+/**
+ * Workspace invitations: send (mailing a link), list, read, change role, revoke, and the
+ * invitee's answer (join or decline).
+ *
+ * Who may manage an invitation (the spec leaves it open; chosen to mirror the member-role rule):
+ * an admin may read, re-role and revoke any invitation; a member may do so for invitations whose
+ * role is at most their own (member or guest invitations), and may never raise one above their
+ * own role. Guests manage none. The invitee — a signed-in user whose e-mail is the invitation's —
+ * may read it (the accept screen's preview) and answer it, without being a member yet. Anyone
+ * else gets 404, so invitation ids do not leak which workspaces exist.
+ *
+ * The e-mailed link carries no secret: answering needs a session for the invited address, which
+ * is the proof. (The schema's token_hash column is filled with the hash of a random token that is
+ * never sent, ready for tokenised links should they be wanted later.)
+ */
+import { ROLE, ROLE_NAME, type Role } from "@tideline/shared";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { randomToken, sha256 } from "../../auth/crypto.ts";
+import type { DbOrTx } from "../../db/client.ts";
+import { users, workspaceInvitations, workspaceMembers, workspaces } from "../../db/schema.ts";
+import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
+import { requireUuid } from "../../http/ids.ts";
+import { requireUser, workspaceAccess } from "../../policies/access.ts";
+import { presentInvitation, presentWorkspace } from "../../presenters/workspace.ts";
+import { inviteBody, joinBody, roleBody } from "./schema.ts";
+import { acceptInvitation, type InvitationRow, isInvitationFor, type UserRow, type WorkspaceRow } from "./service.ts";
+
+type SlugParams = { slug: string };
+type InvitationParams = { slug: string; id: string };
+
+const inviters = alias(users, "inviters");
+
+/** May a caller with `callerRole` read, re-role or revoke an invitation for `invitedRole`? */
+export function canManageInvitation(callerRole: number, invitedRole: number): boolean {
+  if (callerRole >= ROLE.admin) return true;
+  return callerRole >= ROLE.member && invitedRole <= callerRole;
+}
+
+export const OTHER_EMAIL_MESSAGE = "This invitation was sent to another e-mail address.";
+
+/** The invitation `id` of workspace `slug`, with its workspace and inviter, or undefined. */
+async function findInvitation(db: DbOrTx, slug: string, id: string) {
+  const [row] = await db
+    .select({ invitation: workspaceInvitations, workspace: workspaces, inviter: inviters })
+    .from(workspaceInvitations)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceInvitations.workspaceId))
+    .leftJoin(inviters, eq(inviters.id, workspaceInvitations.createdById))
+    .where(and(eq(workspaceInvitations.id, id), eq(workspaces.slug, String(slug).toLowerCase())))
+    .limit(1);
+  return row;
+}
+
+async function activeMembership(db: DbOrTx, workspaceId: string, userId: string) {
+  const [row] = await db
+    .select()
+    .from(workspaceMembers)
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, workspaceId),
+        eq(workspaceMembers.memberId, userId),
+        eq(workspaceMembers.isActive, true),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+function inviterName(user: UserRow): string {
+  const full = `${user.firstName} ${user.lastName}`.trim();
+  return full || user.displayName || user.email;
+}
+
+export function invitationLink(appBaseUrl: string, invitation: InvitationRow, ws: WorkspaceRow): string {
+  const query = new URLSearchParams({ invitation_id: invitation.id, email: invitation.email, slug: ws.slug });
+  return `${appBaseUrl}/workspace-invitations/?${query.toString()}`;
+}
+
+export async function invitationRoutes(app: FastifyInstance): Promise<void> {
+  const { db, mailer, config } = app.ctx;
+
+  /** An invitation a manager of the workspace may act on (404 outside it, 403 above their reach). */
+  async function managedInvitation(request: FastifyRequest<{ Params: InvitationParams }>) {
+    const access = await workspaceAccess(db, request, request.params.slug, ROLE.member);
+    const id = requireUuid(request.params.id, "Invitation");
+    const row = await findInvitation(db, access.workspace.slug, id);
+    if (!row) throw notFound("Invitation");
+    if (!canManageInvitation(access.membership.role, row.invitation.role)) {
+      throw forbidden("Only an admin can manage an invitation for a role above your own.");
+    }
+    return { ...access, ...row };
+  }
+
+  app.post<{ Params: SlugParams }>("/api/workspaces/:slug/invitations/", async (request, reply) => {
+    const { user, workspace, membership } = await workspaceAccess(db, request, request.params.slug, ROLE.member);
+    const body = parse(inviteBody, request.body);
+    const tooHigh = body.emails.find((e) => e.role > membership.role);
+    if (tooHigh) {
+      throw forbidden(
+        `You can invite people as ${ROLE_NAME[membership.role as Role] ?? "guest"} at most; ${tooHigh.email} was given a higher role.`,
+      );
+    }
+    // The same address twice in one request: the first entry counts.
+    const wanted = new Map<string, Role>();
+    for (const entry of body.emails) if (!wanted.has(entry.email)) wanted.set(entry.email, entry.role);
+
+    const members = await db
+      .select({ email: users.email })
+      .from(workspaceMembers)
+      .innerJoin(users, eq(users.id, workspaceMembers.memberId))
+      .where(
+        and(
+          eq(workspaceMembers.workspaceId, workspace.id),
+          eq(workspaceMembers.isActive, true),
+          inArray(users.email, [...wanted.keys()]),
+        ),
+      );
+    const memberEmails = new Set(members.map((m) => m.email.toLowerCase()));
+    const skipped = [...wanted.keys()]
+      .filter((email) => memberEmails.has(email))
+      .map((email) => ({ email, reason: "Already a member of this workspace." }));
+    const toInvite = [...wanted.entries()].filter(([email]) => !memberEmails.has(email));
+
+    const sent = await db.transaction(async (tx) => {
+      const rows: InvitationRow[] = [];
+      for (const [email, role] of toInvite) {
+        const now = new Date();
+        // Re-inviting refreshes the one row per (workspace, e-mail): new role, new inviter, pending again.
+        const fresh = {
+          role,
+          message: body.message ?? null,
+          tokenHash: sha256(randomToken(32)),
+          accepted: false,
+          respondedAt: null,
+          createdById: user.id,
+          updatedById: user.id,
+          createdAt: now,
+        };
+        const [row] = await tx
+          .insert(workspaceInvitations)
+          .values({ workspaceId: workspace.id, email, ...fresh })
+          .onConflictDoUpdate({ target: [workspaceInvitations.workspaceId, workspaceInvitations.email], set: fresh })
+          .returning();
+        if (!row) throw new Error("invitation write failed");
+        rows.push(row);
+        const link = invitationLink(config.appBaseUrl, row, workspace);
+        await mailer.send(
+          {
+            to: email,
+            subject: `${inviterName(user)} invited you to join ${workspace.name} on Tideline`,
+            text: [
+              `${inviterName(user)} (${user.email}) invited you to join the workspace "${workspace.name}" as ${ROLE_NAME[role]}.`,
+              ...(body.message ? ["", body.message] : []),
+              "",
+              `Accept the invitation: ${link}`,
+              "",
+              "If you did not expect this invitation, you can ignore this e-mail.",
+            ].join("\n"),
+          },
+          tx,
+        );
+      }
+      return rows;
+    });
+    return reply.status(sent.length > 0 ? 201 : 200).send({
+      invitations: sent.map((row) => presentInvitation(row, workspace, user)),
+      skipped,
+      message:
+        skipped.length > 0
+          ? `${skipped.length} of the addresses already belong to members and were skipped.`
+          : `${sent.length} invitation${sent.length === 1 ? "" : "s"} sent.`,
+    });
+  });
+
+  app.get<{ Params: SlugParams }>("/api/workspaces/:slug/invitations/", async (request) => {
+    const { workspace } = await workspaceAccess(db, request, request.params.slug, ROLE.member);
+    const rows = await db
+      .select({ invitation: workspaceInvitations, inviter: inviters })
+      .from(workspaceInvitations)
+      .leftJoin(inviters, eq(inviters.id, workspaceInvitations.createdById))
+      .where(and(eq(workspaceInvitations.workspaceId, workspace.id), eq(workspaceInvitations.accepted, false)))
+      .orderBy(desc(workspaceInvitations.createdAt));
+    return rows.map((r) => presentInvitation(r.invitation, workspace, r.inviter));
+  });
+
+  app.get<{ Params: InvitationParams }>("/api/workspaces/:slug/invitations/:id/", async (request) => {
+    const user = requireUser(request);
+    const id = requireUuid(request.params.id, "Invitation");
+    const row = await findInvitation(db, request.params.slug, id);
+    if (!row) throw notFound("Invitation");
+    const { invitation, workspace, inviter } = row;
+    const membership = await activeMembership(db, workspace.id, user.id);
+    // The invitee's preview (they are usually not a member yet).
+    if (isInvitationFor(invitation, user)) return presentInvitation(invitation, workspace, inviter);
+    if (!membership) throw notFound("Invitation");
+    if (!canManageInvitation(membership.role, invitation.role)) throw forbidden();
+    return presentInvitation(invitation, workspace, inviter);
+  });
+
+  app.patch<{ Params: InvitationParams }>("/api/workspaces/:slug/invitations/:id/", async (request) => {
+    const { user, membership, invitation, workspace, inviter } = await managedInvitation(request);
+    const { role } = parse(roleBody, request.body);
+    if (role > membership.role) throw forbidden("You cannot give an invitation a role above your own.");
+    if (invitation.accepted) {
+      throw badRequest("This invitation has already been accepted; change the member's role instead.");
+    }
+    const [updated] = await db
+      .update(workspaceInvitations)
+      .set({ role, updatedById: user.id })
+      .where(eq(workspaceInvitations.id, invitation.id))
+      .returning();
+    if (!updated) throw notFound("Invitation");
+    return presentInvitation(updated, workspace, inviter);
+  });
+
+  app.delete<{ Params: InvitationParams }>("/api/workspaces/:slug/invitations/:id/", async (request, reply) => {
+    const { invitation } = await managedInvitation(request);
+    await db.delete(workspaceInvitations).where(eq(workspaceInvitations.id, invitation.id));
+    return reply.status(204).send();
+  });
+
+  // The caller is not a member yet, so this cannot go through workspaceAccess: the invitation
+  // itself (this workspace, the caller's own e-mail) is what grants entry.
+  app.post<{ Params: InvitationParams }>(
+    "/api/workspaces/:slug/invitations/:id/join/",
+    { config: { public: false } },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const id = requireUuid(request.params.id, "Invitation");
+      const row = await findInvitation(db, request.params.slug, id);
+      if (!row) throw notFound("Invitation");
+      const { invitation, workspace } = row;
+      if (!isInvitationFor(invitation, user)) throw forbidden(OTHER_EMAIL_MESSAGE);
+      const { accepted } = parse(joinBody, request.body);
+      if (invitation.accepted || invitation.respondedAt) {
+        throw badRequest("You have already answered this invitation.", undefined, "INVITATION_ALREADY_ANSWERED");
+      }
+      if (!accepted) {
+        await db.delete(workspaceInvitations).where(eq(workspaceInvitations.id, invitation.id));
+        return reply.status(204).send();
+      }
+      const membership = await db.transaction((tx) => acceptInvitation(tx, invitation, user));
+      return {
+        accepted: true,
+        role: membership.role,
+        workspace: presentWorkspace(workspace, { role: membership.role }),
+      };
+    },
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * Browser end-to-end tests: Playwright drives the system Chromium (see scripts/ensure-chromium.mjs)
+ * against the built app, started the way a self-hoster starts it (`node live-server/src/main.ts`
+ * after `npm run build`) on a fresh embedded database. The server's log — which is also the
+ * outbox while SMTP is not configured — goes to test-results/e2e-server.log, where
+ * client/e2e/support/mail-log.ts reads sign-in codes from.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "@playwright/test";
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const PORT = 3100;
+const BASE_URL = `http://localhost:${PORT}`;
+
+/**
+ * This file is loaded by the runner and again by every worker. The runner creates the data
+ * folder once and passes it on through the environment (workers inherit it), so each run gets
+ * exactly one fresh database, removed when the runner exits.
+ */
+function e2eDataDir(): string {
+  const existing = process.env.TIDELINE_E2E_DATA_DIR;
+  if (existing) return existing;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tideline-e2e-"));
+  process.env.TIDELINE_E2E_DATA_DIR = dir;
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file)) ?? "/usr/bin/chromium";
+}
+
+/** Read by client/e2e/support/mail-log.ts; the runner clears test-results/ before starting the server. */
+const SERVER_LOG = "test-results/e2e-server.log";
+const UNSET = ["DATABASE_URL", "REDIS_URL", "SMTP_HOST", "STORAGE_DRIVER", "CLIENT_DIST"];
+const dataDir = e2eDataDir();
+// The Node that runs Playwright (Node 24 from node_modules/.bin under npm/npx) also runs the server.
+const node = JSON.stringify(process.execPath);
+
+export default defineConfig({
+  testDir: "client/e2e",
+  workers: 1,
+  retries: 0,
+  reporter: "list",
+  timeout: 60_000,
+  forbidOnly: !!process.env.CI,
+  use: {
+    baseURL: BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    // A fresh embedded database and mail in the log, whatever the developer's shell exports;
+    // `exec` hands the shell's place to node, so the shutdown signal reaches the server itself.
+    command: `unset ${UNSET.join(" ")}; mkdir -p test-results && exec ${node} live-server/src/main.ts > ${SERVER_LOG} 2>&1`,
+    cwd: ROOT,
+    env: {
+      PORT: String(PORT),
+      APP_BASE_URL: BASE_URL,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+    },
+    url: `${BASE_URL}/api/instances/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    // Let the server close its embedded database cleanly before the data folder is removed.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+  },
+});

@@ -1,0 +1,75 @@
+/**
+ * Domain events: what changed, by whom, and which client mutation caused it. The server emits
+ * one after each committed change; the live layer broadcasts it to `project.{id}` (or
+ * `user.{id}`), and webhooks and notifications consume the same stream. Clients skip the echo
+ * of their own change by comparing `client_mutation_id` with the id they sent.
+ */
+
+/** Header a client sets on a mutating request so it can recognise the resulting event. */
+export const CLIENT_MUTATION_HEADER = "x-client-mutation-id";
+
+export const DOMAIN_EVENT_TYPES = [
+  "issue.created",
+  "issue.updated",
+  "issue.deleted",
+  "issue.archived",
+  "issue.restored",
+  "comment.created",
+  "comment.updated",
+  "comment.deleted",
+  "reaction.created",
+  "reaction.deleted",
+  "relation.created",
+  "relation.deleted",
+  "link.created",
+  "link.updated",
+  "link.deleted",
+  "attachment.created",
+  "attachment.deleted",
+  "subscription.created",
+  "subscription.deleted",
+  "state.created",
+  "state.updated",
+  "state.deleted",
+  "label.created",
+  "label.updated",
+  "label.deleted",
+  "estimate.created",
+  "estimate.updated",
+  "estimate.deleted",
+  "project.updated",
+  "project.deleted",
+  "project.member.added",
+  "project.member.updated",
+  "project.member.removed",
+  "page.created",
+  "page.updated",
+  "page.deleted",
+  "page.archived",
+  "page.restored",
+  "page.locked",
+  "page.unlocked",
+  "page.moved",
+  "notification.created",
+  "notification.updated",
+] as const;
+
+export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
+
+/** The entity family an event is about (the part before the first dot). */
+export type DomainEntity = DomainEventType extends `${infer E}.${string}` ? E : never;
+
+export type DomainEvent<T = Record<string, unknown>> = {
+  /** Unique per event; clients use it to drop duplicates after a reconnect. */
+  id: string;
+  type: DomainEventType;
+  workspace_id: string;
+  project_id: string | null;
+  /** Id of the changed entity (work item, comment, state, …). */
+  entity_id: string;
+  actor_id: string | null;
+  client_mutation_id: string | null;
+  occurred_at: string;
+  /** The entity as the REST API presents it after the change (before it, for deletions). */
+  data: T;
+};
