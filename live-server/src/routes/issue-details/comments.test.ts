@@ -38,7 +38,7 @@ describe("comments", () => {
         );
       }
     });
-    const { result: res, events } = await eventsDuring(f, () =>
+    const { result: res, events } = await eventsDuring(t, f, () =>
       as(t, f.w.member).post(url, {
         comment_html: '<p>Looks <strong>good</strong><script>alert(1)</script><img src=x onerror="alert(2)"></p>',
       }),
@@ -87,7 +87,7 @@ describe("comments", () => {
     expect(byAdmin.statusCode).toBe(403);
     expect((await commentsOf(item.id))[0]?.commentHtml).toBe("<p>draft</p>");
 
-    const { result: edited, events } = await eventsDuring(f, () =>
+    const { result: edited, events } = await eventsDuring(t, f, () =>
       as(t, f.w.member).patch(`${url}${comment.id}/`, { comment_html: "<p>final</p>" }),
     );
     expect(edited.statusCode, edited.body).toBe(200);
@@ -102,7 +102,7 @@ describe("comments", () => {
     // Another member may not delete it; the project admin may.
     const other = (await as(t, f.w.admin).post(url, { comment_html: "<p>admin's</p>" })).json();
     expect((await as(t, f.w.member).delete(`${url}${other.id}/`)).statusCode).toBe(403);
-    const { result: removed, events: deleted } = await eventsDuring(f, () =>
+    const { result: removed, events: deleted } = await eventsDuring(t, f, () =>
       as(t, f.w.admin).delete(`${url}${comment.id}/`),
     );
     expect(removed.statusCode).toBe(204);
@@ -132,7 +132,7 @@ describe("comments", () => {
       { comment_html: "<p>x</p>", actor: f.w.admin.id },
       { comment_html: `<p>${"x".repeat(200_001)}</p>` },
     ];
-    const { events } = await eventsDuring(f, async () => {
+    const { events } = await eventsDuring(t, f, async () => {
       for (const body of bad) {
         const res = await as(t, f.w.member).post(url, body);
         expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);

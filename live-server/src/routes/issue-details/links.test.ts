@@ -20,7 +20,7 @@ describe("work-item links", () => {
     const url = `${itemUrl(f.project, item)}/issue-links/`;
     const member = as(t, f.w.member);
 
-    const { result: created, events } = await eventsDuring(f, () =>
+    const { result: created, events } = await eventsDuring(t, f, () =>
       member.post(url, { url: "https://example.com/spec", title: "  Spec  " }),
     );
     expect(created.statusCode, created.body).toBe(201);
@@ -53,7 +53,7 @@ describe("work-item links", () => {
     const titleOnly = await member.patch(`${url}${link.id}/`, { title: "Other" });
     expect(titleOnly.json()).toMatchObject({ url: "http://example.org/other", title: "Other" });
 
-    const { result: removed, events: deleteEvents } = await eventsDuring(f, () => member.delete(`${url}${link.id}/`));
+    const { result: removed, events: deleteEvents } = await eventsDuring(t, f, () => member.delete(`${url}${link.id}/`));
     expect(removed.statusCode).toBe(204);
     expect(deleteEvents.map((e) => e.type)).toEqual(["link.deleted"]);
     expect(deleteEvents[0]?.data).toMatchObject({ id: link.id, url: "http://example.org/other" });

@@ -34,7 +34,7 @@ describe("work-item reactions", () => {
     const url = `${itemUrl(f.project, item)}/reactions/`;
     const member = as(t, f.w.member);
 
-    const { result: first, events } = await eventsDuring(f, () => member.post(url, { reaction: "👍" }));
+    const { result: first, events } = await eventsDuring(t, f, () => member.post(url, { reaction: "👍" }));
     expect(first.statusCode, first.body).toBe(201);
     expect(first.json()).toMatchObject({
       reaction: "👍",
@@ -46,7 +46,7 @@ describe("work-item reactions", () => {
     expect(events.map((e) => e.type)).toEqual(["reaction.created"]);
     expect(events[0]).toMatchObject({ entity_id: first.json().id, project_id: f.project.id });
 
-    const { result: again, events: none } = await eventsDuring(f, () => member.post(url, { reaction: "👍" }));
+    const { result: again, events: none } = await eventsDuring(t, f, () => member.post(url, { reaction: "👍" }));
     expect(again.statusCode).toBe(200);
     expect(again.json().id).toBe(first.json().id);
     expect(none).toEqual([]);
@@ -62,7 +62,7 @@ describe("work-item reactions", () => {
     ]);
 
     // By value removes the caller's own only.
-    const { result: removed, events: deleted } = await eventsDuring(f, () =>
+    const { result: removed, events: deleted } = await eventsDuring(t, f, () =>
       member.delete(`${url}${encodeURIComponent("👍")}/`),
     );
     expect(removed.statusCode).toBe(204);
@@ -119,7 +119,7 @@ describe("comment reactions", () => {
     ).json();
     const url = `${f.project.url}/comments/${comment.id}/reactions/`;
 
-    const { result: added, events } = await eventsDuring(f, () => as(t, f.w.member).post(url, { reaction: "🚀" }));
+    const { result: added, events } = await eventsDuring(t, f, () => as(t, f.w.member).post(url, { reaction: "🚀" }));
     expect(added.statusCode, added.body).toBe(201);
     expect(added.json()).toMatchObject({ reaction: "🚀", actor: f.w.member.id, comment: comment.id });
     expect(events.map((e) => e.type)).toEqual(["reaction.created"]);
@@ -132,7 +132,7 @@ describe("comment reactions", () => {
     expect(comments[0].comment_reactions.map((r: { actor: string }) => r.actor)).toEqual([f.w.member.id, f.w.admin.id]);
 
     expect((await as(t, f.w.member).delete(`${url}${adminReaction.id}/`)).statusCode).toBe(403);
-    const { result: removed, events: deleted } = await eventsDuring(f, () =>
+    const { result: removed, events: deleted } = await eventsDuring(t, f, () =>
       as(t, f.w.member).delete(`${url}${added.json().id}/`),
     );
     expect(removed.statusCode).toBe(204);

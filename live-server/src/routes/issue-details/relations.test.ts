@@ -47,7 +47,7 @@ describe("relations", () => {
   it("stores blocking once and reads it from both sides", async () => {
     const a = await createItem(t, f.project, f.w.admin);
     const b = await createItem(t, f.project, f.w.admin);
-    const { result: res, events } = await eventsDuring(f, () =>
+    const { result: res, events } = await eventsDuring(t, f, () =>
       as(t, f.w.member).post(`${itemUrl(f.project, a)}/issue-relation/`, { relation_type: "blocking", issues: [b.id] }),
     );
     expect(res.statusCode, res.body).toBe(201);
@@ -122,13 +122,13 @@ describe("relations", () => {
     const member = as(t, f.w.member);
     await member.post(`${itemUrl(f.project, a)}/issue-relation/`, { relation_type: "blocking", issues: [b.id] });
     // Same relation again: nothing changes, no event.
-    const { events: none } = await eventsDuring(f, () =>
+    const { events: none } = await eventsDuring(t, f, () =>
       member.post(`${itemUrl(f.project, b)}/issue-relation/`, { relation_type: "blocked_by", issues: [a.id] }),
     );
     expect(none).toEqual([]);
     expect(await relationRows(a.id)).toHaveLength(1);
 
-    const { events } = await eventsDuring(f, () =>
+    const { events } = await eventsDuring(t, f, () =>
       member.post(`${itemUrl(f.project, b)}/issue-relation/`, { relation_type: "relates_to", issues: [a.id] }),
     );
     expect(events.map((e) => e.type)).toEqual(["relation.deleted", "relation.created"]);
@@ -155,7 +155,7 @@ describe("relations", () => {
       related_issue: b.id,
     });
     expect(wrongType.statusCode).toBe(404);
-    const { result: removed, events } = await eventsDuring(f, () =>
+    const { result: removed, events } = await eventsDuring(t, f, () =>
       member.post(`${itemUrl(f.project, b)}/remove-relation/`, { relation_type: "blocked_by", related_issue: a.id }),
     );
     expect(removed.statusCode, removed.body).toBe(204);
@@ -177,7 +177,7 @@ describe("relations", () => {
     const other: TestProject = { ...second, slug: f.w.slug, url: `/api/workspaces/${f.w.slug}/projects/${second.id}` };
     const a = await createItem(t, f.project, f.w.admin);
     const x = await createItem(t, other, f.w.admin);
-    const { result: res, events } = await eventsDuring(f, () =>
+    const { result: res, events } = await eventsDuring(t, f, () =>
       as(t, f.w.member).post(`${itemUrl(f.project, a)}/issue-relation/`, {
         relation_type: "duplicate",
         issues: [x.id],
@@ -217,7 +217,7 @@ describe("relations", () => {
       { relation_type: "relates_to" },
       { relation_type: "relates_to", issues: [b.id], extra: 1 },
     ];
-    const { events } = await eventsDuring(f, async () => {
+    const { events } = await eventsDuring(t, f, async () => {
       for (const body of bad) expect((await member.post(url, body)).statusCode, JSON.stringify(body)).toBe(400);
       const remove = `${itemUrl(f.project, a)}/remove-relation/`;
       expect((await member.post(remove, { relation_type: "relates_to" })).statusCode).toBe(400);

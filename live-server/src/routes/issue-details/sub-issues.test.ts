@@ -36,7 +36,7 @@ describe("sub-issues", () => {
     const b = await createItem(t, f.project, f.w.admin, { stateId: started });
     const url = `${itemUrl(f.project, parent)}/sub-issues/`;
 
-    const { result: res, events } = await eventsDuring(f, () =>
+    const { result: res, events } = await eventsDuring(t, f, () =>
       as(t, f.w.member).post(url, { sub_issue_ids: [a.id, b.id, a.id] }),
     );
     expect(res.statusCode, res.body).toBe(200);
@@ -79,7 +79,7 @@ describe("sub-issues", () => {
     const listed = await as(t, f.w.guest).get(url);
     expect(listed.statusCode).toBe(200);
     expect(listed.json().sub_issues).toHaveLength(2);
-    const { events: none } = await eventsDuring(f, () => as(t, f.w.member).post(url, { sub_issue_ids: [a.id] }));
+    const { events: none } = await eventsDuring(t, f, () => as(t, f.w.member).post(url, { sub_issue_ids: [a.id] }));
     expect(none).toEqual([]);
   });
 
@@ -164,7 +164,7 @@ describe("sub-issues", () => {
       {},
       { sub_issue_ids: [epic.id], parent: parent.id },
     ];
-    const { events } = await eventsDuring(f, async () => {
+    const { events } = await eventsDuring(t, f, async () => {
       for (const body of bodies) {
         expect((await as(t, f.w.admin).post(url, body)).statusCode, JSON.stringify(body)).toBe(400);
       }

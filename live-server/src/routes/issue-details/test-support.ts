@@ -10,6 +10,7 @@ import { NETWORK, ROLE } from "@tideline/shared";
 import { and, eq, sql } from "drizzle-orm";
 import { client, type TestApp, type TestUser } from "../../../test/harness.ts";
 import { issueActivities, issues, projects, states } from "../../db/schema.ts";
+import { notificationServiceOf } from "../../notifications/service.ts";
 import { addMember, createProject, createWorld, type World } from "../projects/test-support.ts";
 
 export type ItemRow = typeof issues.$inferSelect;
@@ -107,14 +108,21 @@ export async function createFixture(t: TestApp, options: { guestViewAll?: boolea
   };
 }
 
-/** The events published while `work` ran. */
+/**
+ * The domain events `work` published. Notifications are made from the event stream after each
+ * request commits, so earlier work's `notification.created` events may still be on their way:
+ * wait for the notification service to settle first, and leave notification events out (their
+ * own tests are in notifications/).
+ */
 export async function eventsDuring<T>(
+  t: TestApp,
   f: Fixture,
   work: () => Promise<T>,
 ): Promise<{ result: T; events: DomainEvent[] }> {
+  await notificationServiceOf(t.app.ctx)?.idle();
   const start = f.events.length;
   const result = await work();
-  return { result, events: f.events.slice(start) };
+  return { result, events: f.events.slice(start).filter((e) => !e.type.startsWith("notification.")) };
 }
 
 /** Activity rows of an item, oldest first. */
