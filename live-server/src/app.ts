@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import { Redis } from "ioredis";
 import { ZodError } from "zod";
 import { AuthRateLimiter, type AuthRateLimits } from "./auth/rate-limit.ts";
@@ -45,7 +45,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         : { level: config.logLevel, redact: ["req.headers.cookie", "req.headers.authorization"] },
     trustProxy: config.trustProxy,
     bodyLimit: 6 * 1024 * 1024,
-    disableRequestLogging: !["debug", "trace"].includes(config.logLevel),
+    // One line per request only when debugging; errors are logged either way.
+    logController: new LogController({ disableRequestLogging: !["debug", "trace"].includes(config.logLevel) }),
   });
 
   const database = options.database ?? (await openDatabase(config));

@@ -71,14 +71,13 @@ export async function issueBulkRoutes(app: FastifyInstance): Promise<void> {
       const rows = await projectItems(tx, access, issue_ids);
       const ids = rows.map((r) => r.id);
       const refs = await loadProjectRefs(tx, access.project);
-      const [assignees, labels] = await Promise.all([
-        properties.assignee_ids
-          ? tx.select().from(issueAssignees).where(inArray(issueAssignees.issueId, ids))
-          : Promise.resolve([]),
-        properties.label_ids
-          ? tx.select().from(issueLabels).where(inArray(issueLabels.issueId, ids))
-          : Promise.resolve([]),
-      ]);
+      // Sequential: one transaction is one connection.
+      const assignees = properties.assignee_ids
+        ? await tx.select().from(issueAssignees).where(inArray(issueAssignees.issueId, ids))
+        : [];
+      const labels = properties.label_ids
+        ? await tx.select().from(issueLabels).where(inArray(issueLabels.issueId, ids))
+        : [];
       const out: PresentedIssue[] = [];
       for (const row of rows) {
         const { assignee_ids, label_ids, ...rest } = properties;

@@ -38,30 +38,32 @@ export type ProjectRefs = {
 };
 
 export async function loadProjectRefs(tx: Tx, project: ProjectRow): Promise<ProjectRefs> {
-  const [stateRows, labelRows, memberRows, pointRows] = await Promise.all([
-    tx
-      .select({
-        id: states.id,
-        name: states.name,
-        group: states.group,
-        isDefault: states.isDefault,
-        sequence: states.sequence,
-      })
-      .from(states)
-      .where(eq(states.projectId, project.id)),
-    tx.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.projectId, project.id)),
-    tx
-      .select({ id: users.id, name: users.displayName })
-      .from(projectMembers)
-      .innerJoin(users, eq(users.id, projectMembers.memberId))
-      .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.isActive, true))),
-    project.estimateId
-      ? tx
-          .select({ id: estimatePoints.id, value: estimatePoints.value })
-          .from(estimatePoints)
-          .where(and(eq(estimatePoints.estimateId, project.estimateId), eq(estimatePoints.projectId, project.id)))
-      : Promise.resolve([]),
-  ]);
+  // One after another: a transaction is one connection, and pg refuses overlapping queries on it.
+  const stateRows = await tx
+    .select({
+      id: states.id,
+      name: states.name,
+      group: states.group,
+      isDefault: states.isDefault,
+      sequence: states.sequence,
+    })
+    .from(states)
+    .where(eq(states.projectId, project.id));
+  const labelRows = await tx
+    .select({ id: labels.id, name: labels.name })
+    .from(labels)
+    .where(eq(labels.projectId, project.id));
+  const memberRows = await tx
+    .select({ id: users.id, name: users.displayName })
+    .from(projectMembers)
+    .innerJoin(users, eq(users.id, projectMembers.memberId))
+    .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.isActive, true)));
+  const pointRows = project.estimateId
+    ? await tx
+        .select({ id: estimatePoints.id, value: estimatePoints.value })
+        .from(estimatePoints)
+        .where(and(eq(estimatePoints.estimateId, project.estimateId), eq(estimatePoints.projectId, project.id)))
+    : [];
   return {
     states: new Map(stateRows.map((r) => [r.id, r])),
     labels: new Map(labelRows.map((r) => [r.id, r])),
