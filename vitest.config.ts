@@ -14,6 +14,16 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // Two real server processes on PostgreSQL + Redis (TEST_DATABASE_URL, REDIS_URL): only
+        // `npm run test:scale` runs this project, never `npm test`.
+        test: {
+          name: "scale",
+          include: ["live-server/test/scale/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

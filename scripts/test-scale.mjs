@@ -2,12 +2,13 @@
 /**
  * `npm run test:scale`: the "outgrown one machine" set-up under test. Runs the API suite against
  * a real PostgreSQL instead of the embedded PGlite (the vitest global setup builds a migrated
- * template database, clones one per test file and drops them all afterwards), with Redis
- * available for what needs it.
+ * template database, clones one per test file and drops them all afterwards), then, when it
+ * passed, the `scale` project: two server processes sharing a fresh database and Redis
+ * (live-server/test/scale/).
  *
  *   DATABASE_URL  admin connection, default postgres://postgres@127.0.0.1:5432/postgres
  *                 (needs CREATE DATABASE; the suite never touches existing databases)
- *   REDIS_URL     default redis://127.0.0.1:6379
+ *   REDIS_URL     default redis://127.0.0.1:6379 (required: the run stops when it does not answer)
  */
 import { spawnSync } from "node:child_process";
 import net from "node:net";
@@ -91,12 +92,20 @@ if (!postgres.ok) {
 console.log(`test:scale: PostgreSQL ${postgres.version} at ${redact(DATABASE_URL)}`);
 
 const redis = await pingRedis(REDIS_URL);
-if (redis.ok) {
-  console.log(`test:scale: Redis at ${redact(REDIS_URL)}${redis.skipped ? ` (${redis.skipped})` : " answers PING"}`);
-} else {
-  // Nothing needs Redis yet; once the multi-instance live tests exist this becomes an error.
-  console.warn(`test:scale: warning: Redis does not answer at ${redact(REDIS_URL)} (${redis.error}).`);
+if (!redis.ok) {
+  // The multi-instance live tests relay documents and events through Redis: they cannot run without it.
+  console.error(
+    [
+      `test:scale: Redis does not answer at ${redact(REDIS_URL)}: ${redis.error}`,
+      "The live tests across two instances need it. Start a Redis (6 or later) and point REDIS_URL at it, e.g.",
+      "  redis-server --daemonize yes --port 6379 --save '' --appendonly no",
+      "  docker run -d -p 6379:6379 redis:7",
+      "  REDIS_URL=redis://127.0.0.1:6379 npm run test:scale",
+    ].join("\n"),
+  );
+  process.exit(1);
 }
+console.log(`test:scale: Redis at ${redact(REDIS_URL)}${redis.skipped ? ` (${redis.skipped})` : " answers PING"}`);
 
 const env = { ...process.env, TEST_DATABASE_URL: DATABASE_URL, REDIS_URL };
 // The API suite builds its own app per file; the server itself must not pick the admin URL up.
@@ -109,15 +118,12 @@ function run(label, args) {
   return result.status ?? 1;
 }
 
-const status = run("API integration suite on PostgreSQL", ["vitest", "run", "--project", "api"]);
+let status = run("API integration suite on PostgreSQL", ["vitest", "run", "--project", "api"]);
 
-// ---------------------------------------------------------------------------------------------
-// MULTI-INSTANCE LIVE TESTS GO HERE (not built yet).
-// When the live layer exists: start two servers on one database and REDIS_URL, connect real
-// providers to each, and check that events and document edits reach clients on the other
-// instance. Run them only when the API suite passed, e.g.
-//   if (status === 0) status = run("live layer across two instances", ["vitest", "run", "--project", "scale"]);
-// and make a missing Redis above an error instead of a warning.
-// ---------------------------------------------------------------------------------------------
+// Two real server processes (ports 3301 and 3302) on a fresh database and the same Redis: a
+// page co-edited by a client on each, and board events crossing instances.
+if (status === 0) {
+  status = run("live layer across two instances (PostgreSQL + Redis)", ["vitest", "run", "--project", "scale"]);
+}
 
 process.exit(status);

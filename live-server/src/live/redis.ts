@@ -1,7 +1,8 @@
 /**
  * Several instances behind one Redis (REDIS_URL):
- * - documents: @hocuspocus/extension-redis keeps a document loaded on several instances in sync
- *   and lets one instance store it at a time;
+ * - documents: @hocuspocus/extension-redis keeps a document loaded on several instances in sync;
+ *   each instance stores what its own clients wrote (storage.ts merges under a row lock), so the
+ *   extension's store lock is switched off (RedisDocuments);
  * - events: an event emitted on one instance is published on EVENTS_CHANNEL tagged with that
  *   instance's id; every other instance delivers it to its own connections (never into its own
  *   EventBus: webhooks, notifications and the REST reactions run once, where the event happened).
@@ -83,11 +84,28 @@ export class EventRelay {
   }
 }
 
+/**
+ * The Hocuspocus Redis extension without its store lock. That lock lets one instance store a
+ * document at a time and makes the others skip their store (SkipFurtherHooksError) without
+ * retrying, assuming the winner holds everything. Ours does not need it and is hurt by it:
+ * - storage.ts already serialises stores on the owner row (FOR UPDATE) and merges each
+ *   instance's state into what is stored, so two instances storing the same document is safe;
+ * - an instance only stores for its own clients' edits (Hocuspocus does not store on updates
+ *   that came through Redis), so a skipped store left that instance's write-ahead log rows
+ *   behind until the document was loaded again (debounced stores of a document edited on two
+ *   instances collide every time: test/scale/two-instances.test.ts), and the winner may encode
+ *   its state before the loser's last edits have crossed Redis, leaving them out of the stored
+ *   HTML until then.
+ */
+class RedisDocuments extends RedisExtension {
+  override async onStoreDocument(): Promise<void> {}
+}
+
 /** The Hocuspocus Redis extension for REDIS_URL (it ships its own Redis client: give it the parts). */
 export function redisDocumentsExtension(url: string, instanceId: string): RedisExtension {
   const parsed = new URL(url);
   const db = Number(parsed.pathname.replace(/^\//, "") || 0);
-  return new RedisExtension({
+  return new RedisDocuments({
     host: parsed.hostname,
     port: Number(parsed.port || 6379),
     identifier: instanceId,
