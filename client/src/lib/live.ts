@@ -100,6 +100,11 @@ export function openDocument(name: string): OpenDocument {
       name,
       document: doc,
       websocketProvider: liveSocket(),
+      // Each copy gets its own address on the socket (name + session id): after a reset, frames
+      // of the replaced copy still in flight can't land on the new one (the server would queue
+      // them under the shared name and replay them once the new copy authenticates, refusing it
+      // again). Hocuspocus 4 servers support this.
+      sessionAwareness: true,
       onClose: ({ event }) => {
         if (event.reason !== LIVE_CLOSE.documentReset.reason || closed) return;
         // Leave the close handler before tearing the provider down.
@@ -112,6 +117,11 @@ export function openDocument(name: string): OpenDocument {
 
   function reset(): void {
     if (closed) return;
+    // The server has already closed this document's connection. Detaching the old provider
+    // normally sends a Close for the name; the server would queue it (no connection by that
+    // name) and apply it to the new connection as soon as that one authenticates, leaving the
+    // new copy unsynced. Forget the old provider without telling the server.
+    liveSocket().configuration.providerMap.delete(current.provider.effectiveName);
     current.provider.destroy();
     current.doc.destroy();
     current = open();

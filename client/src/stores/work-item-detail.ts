@@ -833,7 +833,8 @@ export async function deleteAttachment(slug: string, projectId: string, id: stri
 }
 
 /**
- * An image inside rich text (description: ISSUE_DESCRIPTION, comment: COMMENT_DESCRIPTION):
+ * An image inside rich text (description: ISSUE_DESCRIPTION, comment: COMMENT_DESCRIPTION, page
+ * body: PAGE_DESCRIPTION, where `id` is the page's):
  * the same signed-upload flow; resolves to the address the editor puts in the <img>.
  */
 export async function uploadRichTextImage(
@@ -841,7 +842,7 @@ export async function uploadRichTextImage(
   projectId: string,
   id: string,
   file: File,
-  kind: "ISSUE_DESCRIPTION" | "COMMENT_DESCRIPTION",
+  kind: "ISSUE_DESCRIPTION" | "COMMENT_DESCRIPTION" | "PAGE_DESCRIPTION",
 ): Promise<string> {
   if (file.size > MAX_ATTACHMENT_SIZE) throw new Error(FILE_TOO_LARGE_MESSAGE);
   const base = `/api/assets/v2/workspaces/${slug}/projects/${projectId}/`;

@@ -2,7 +2,6 @@
  * Workspaces the current user belongs to, and each opened workspace's details (with the
  * caller's role, which drives what the shell and settings show).
  */
-import { toast } from "sonner";
 import { api } from "../lib/api";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";

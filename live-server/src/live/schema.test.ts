@@ -4,11 +4,14 @@
  */
 import { DOCUMENT_FIELD } from "@tideline/shared";
 import { generateHTML, generateJSON } from "@tiptap/html/server";
+import { prosemirrorJSONToYXmlFragment } from "@tiptap/y-tiptap";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
+import { mentionedUserIds } from "../notifications/mentions.ts";
 import {
   contentOfState,
   editorExtensions,
+  editorSchema,
   generationOf,
   nodeFromHtml,
   nodeToHtml,
@@ -66,5 +69,42 @@ describe("schema", () => {
     Y.applyUpdate(client, Y.encodeStateAsUpdate(server, Y.encodeStateVector(client)));
     expect(contentOfState(Y.encodeStateAsUpdate(client)).html).toBe("<p>one</p><p>three</p>");
     expect(client.getXmlFragment(DOCUMENT_FIELD).length).toBe(2);
+  });
+
+  it("keeps a mention typed in the live editor in the derived HTML, so it notifies", () => {
+    const userId = "0b7e4c1a-5f1e-4a57-9d7e-3c2f1a0b9e11";
+    // What the browser's Collaboration extension writes for a paragraph with a mention node.
+    const doc = new Y.Doc();
+    prosemirrorJSONToYXmlFragment(
+      editorSchema,
+      {
+        type: "doc",
+        content: [
+          {
+            type: "paragraph",
+            content: [
+              { type: "text", text: "Ping " },
+              { type: "mention", attrs: { id: userId, label: "Ann Lee", entityName: "user_mention" } },
+              { type: "text", text: " please" },
+            ],
+          },
+        ],
+      },
+      doc.getXmlFragment(DOCUMENT_FIELD),
+    );
+    const { html, stripped } = contentOfState(Y.encodeStateAsUpdate(doc));
+    expect(html).toBe(
+      `<p>Ping <mention-component entity_identifier="${userId}" entity_name="user_mention" label="Ann Lee"></mention-component> please</p>`,
+    );
+    expect(stripped).toContain("Ping");
+    expect(mentionedUserIds(html)).toEqual([userId]);
+  });
+
+  it("reads stored mentions in both the stored and tiptap's default form", () => {
+    const userId = "0b7e4c1a-5f1e-4a57-9d7e-3c2f1a0b9e11";
+    const stored = `<p><mention-component entity_identifier="${userId}" entity_name="user_mention" label="Ann"></mention-component></p>`;
+    expect(contentOfState(stateFromHtml(stored)).html).toBe(stored);
+    const legacy = `<p><span data-type="mention" data-id="${userId}" data-label="Ann">@Ann</span></p>`;
+    expect(contentOfState(stateFromHtml(legacy)).html).toBe(stored);
   });
 });

@@ -3,8 +3,9 @@
  * (client/src/components/editor/rich-text-editor.tsx), so a Y.Doc built here from stored HTML
  * opens in the editor unchanged, and HTML derived here from a Y.Doc is what the editor shows.
  * Only the schema matters on the server (no editor view, no plugins), so CodeBlockLowlight gets
- * no highlighter and Mention no suggestion UI. When the client adds or configures a node or a
- * mark, change it here too, or content the server does not know is dropped from derived HTML.
+ * no highlighter and the mention node (shared/src/editor/mention.ts, the client's too) no
+ * suggestion UI. When the client adds or configures a node or a mark, change it here too, or
+ * content the server does not know is dropped from derived HTML.
  *
  * HTML goes through ProseMirror's DOMParser / DOMSerializer on one happy-dom window kept for the
  * process, which is what @tiptap/html's server generateJSON / generateHTML do with a new window
@@ -13,11 +14,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { DOCUMENT_FIELD, DOCUMENT_GENERATION_KEY, DOCUMENT_META_MAP } from "@tideline/shared";
+import { MentionComponent } from "@tideline/shared/editor";
 import { type Extensions, getSchema } from "@tiptap/core";
 import { CodeBlockLowlight } from "@tiptap/extension-code-block-lowlight";
 import { Image } from "@tiptap/extension-image";
 import { TaskItem, TaskList } from "@tiptap/extension-list";
-import { Mention } from "@tiptap/extension-mention";
 import { TableKit } from "@tiptap/extension-table";
 import { DOMParser, DOMSerializer, type Node as PmNode, type Schema } from "@tiptap/pm/model";
 import { StarterKit } from "@tiptap/starter-kit";
@@ -38,7 +39,9 @@ export const editorExtensions: Extensions = [
   TaskItem.configure({ nested: true }),
   Image.configure({ inline: false, allowBase64: false }),
   TableKit.configure({ table: { resizable: false } }),
-  Mention,
+  // The mention node both sides share (`<mention-component entity_identifier …>`): mentions
+  // typed in the live editor survive the derived HTML, so they notify.
+  MentionComponent,
 ];
 
 export const editorSchema: Schema = getSchema(editorExtensions);

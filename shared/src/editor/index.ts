@@ -4,4 +4,4 @@
  * both sides, so content written in the live editor survives the server's derived HTML.
  * Imported as "@tideline/shared/editor" so the rest of the shared package stays free of tiptap.
  */
-export {};
+export { MENTION_TAG, type MentionAttributes, MentionComponent, USER_MENTION_ENTITY } from "./mention.ts";

@@ -5,12 +5,21 @@
  */
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import type { RichTextEditorProps } from "./types";
+import type { LiveEditorProps, RichTextEditorProps } from "./types";
 import "./editor.css";
 
-export type { CollaborationOptions, RichTextEditorHandle, RichTextEditorProps } from "./types";
+export { LiveDocumentBadge } from "./live-badge";
+export type {
+  CollaborationOptions,
+  LiveDocumentStatus,
+  LiveEditorProps,
+  Mentionable,
+  RichTextEditorHandle,
+  RichTextEditorProps,
+} from "./types";
 
 const LazyEditor = lazy(async () => ({ default: (await import("./rich-text-editor")).RichTextEditorImpl }));
+const LazyLiveEditor = lazy(async () => ({ default: (await import("./live-editor")).LiveEditorImpl }));
 
 /** Start loading the editor chunk early (e.g. when a work item opens). */
 export function preloadRichTextEditor(): void {
@@ -33,6 +42,34 @@ export function RichTextEditor(props: RichTextEditorProps) {
       <LazyEditor {...props} />
     </Suspense>
   );
+}
+
+/**
+ * The real-time editor of a live document (`page.{id}`, `issue.{id}`): several people at once
+ * with their carets, offline editing kept on the device, "@" mentions, "/" commands. Put a
+ * LiveDocumentBadge next to it, fed by `onStatusChange`.
+ */
+export function LiveEditor(props: LiveEditorProps) {
+  const { t } = useTranslation();
+  return (
+    <Suspense
+      fallback={
+        <div
+          className={`rte rte-full rte-loading ${props.className ?? ""}`}
+          role="status"
+          aria-busy="true"
+          aria-label={t("workItem.editor.loading")}
+        />
+      }
+    >
+      <LazyLiveEditor {...props} />
+    </Suspense>
+  );
+}
+
+/** Start loading the live editor's chunk early. */
+export function preloadLiveEditor(): void {
+  void import("./live-editor");
 }
 
 /** Stored, server-sanitised rich text shown read-only (comments) without loading the editor. */

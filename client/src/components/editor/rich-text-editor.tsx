@@ -5,7 +5,10 @@
  *
  * Collaboration is opt-in: the live layer passes its Yjs extensions (Collaboration over a
  * Y.Doc, carets bound to a provider); the document then lives there (no `value`, Yjs undo).
- * Callers can add other extensions too (mentions…).
+ * Also opt-in: the "@" mention popup (`mentionables`), "/" block commands (`slashCommands`) and
+ * a character count. The mention node itself is always there (shared with the server's
+ * schema, live-server/src/live/schema.ts), so stored mentions show in every editor.
+ * Callers can add other extensions too.
  */
 import type { AnyExtension, Editor } from "@tiptap/core";
 import { Extension } from "@tiptap/core";
@@ -19,9 +22,11 @@ import { BubbleMenu } from "@tiptap/react/menus";
 import { StarterKit } from "@tiptap/starter-kit";
 import clsx from "clsx";
 import { common, createLowlight } from "lowlight";
-import { useEffect, useImperativeHandle, useMemo, useRef } from "react";
+import { useCallback, useEffect, useImperativeHandle, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
+import { mentionsReadOnly, mentionsWithPopup } from "./mentions";
+import { SlashCommands } from "./slash-commands";
 import { EditorToolbar, LinkButton, MarkButtons } from "./toolbar";
 import type { RichTextEditorProps } from "./types";
 
@@ -71,6 +76,20 @@ function imageFiles(list: FileList | null | undefined): File[] {
   return list ? Array.from(list).filter((f) => IMAGE_TYPES.includes(f.type)) : [];
 }
 
+/** The number of characters, kept current as the document changes. */
+function CharacterCountLine({ editor }: { editor: Editor }) {
+  const { t } = useTranslation();
+  const count = useEditorState({
+    editor,
+    selector: ({ editor: ed }) => (ed.isDestroyed ? 0 : (ed.storage.characterCount?.characters() ?? 0)),
+  });
+  return (
+    <div className="rte-count" aria-live="off">
+      {t("liveEditor.characters", { count })}
+    </div>
+  );
+}
+
 export function RichTextEditorImpl({
   value = "",
   onChange,
@@ -88,6 +107,9 @@ export function RichTextEditorImpl({
   autoFocus,
   footer,
   className,
+  mentionables,
+  slashCommands = false,
+  showCharacterCount = false,
 }: RichTextEditorProps) {
   const { t } = useTranslation();
   const submitRef = useRef(onSubmit);
@@ -97,6 +119,34 @@ export function RichTextEditorImpl({
   const uploadRef = useRef(onUploadImage);
   uploadRef.current = onUploadImage;
   const failedText = t("workItem.editor.imageFailed");
+  const peopleRef = useRef(mentionables);
+  peopleRef.current = mentionables;
+  const mentionsOn = mentionables !== undefined;
+  const tRef = useRef(t);
+  tRef.current = t;
+
+  // Choose image files from the "/" menu: a transient file input, inserted at the cursor. It
+  // stays in the page until the choice is made or cancelled (a detached input can be collected
+  // before its change event fires).
+  const pickImageFile = useCallback(
+    (ed: Editor) => {
+      const upload = uploadRef.current;
+      if (!upload) return;
+      const input = document.createElement("input");
+      input.type = "file";
+      input.accept = IMAGE_TYPES.join(",");
+      input.multiple = true;
+      input.hidden = true;
+      input.addEventListener("change", () => {
+        input.remove();
+        void insertImages(ed, imageFiles(input.files), upload, failedText);
+      });
+      input.addEventListener("cancel", () => input.remove());
+      document.body.appendChild(input);
+      input.click();
+    },
+    [failedText],
+  );
 
   // The extension list is fixed for the editor's life; callbacks are read through refs.
   // biome-ignore lint/correctness/useExhaustiveDependencies: built once per editor (collaboration doc or variant change remounts)
@@ -116,11 +166,30 @@ export function RichTextEditorImpl({
       Placeholder.configure({ placeholder: placeholder ?? "" }),
       CharacterCount,
       submitShortcut(submitRef),
+      mentionsOn
+        ? mentionsWithPopup(peopleRef, () => ({
+            ariaLabel: tRef.current("liveEditor.mention.label"),
+            emptyText: tRef.current("liveEditor.mention.empty"),
+          }))
+        : mentionsReadOnly,
     ];
+    if (slashCommands) {
+      list.push(
+        SlashCommands.configure({
+          canUploadImage: () => Boolean(uploadRef.current),
+          pickImage: pickImageFile,
+          translate: (key) => tRef.current(key),
+          labels: () => ({
+            ariaLabel: tRef.current("liveEditor.slash.label"),
+            emptyText: tRef.current("liveEditor.slash.empty"),
+          }),
+        }),
+      );
+    }
     if (collaboration) list.push(...collaboration.extensions);
     list.push(...(extra ?? []));
     return list;
-  }, [collaboration?.extensions, variant]);
+  }, [collaboration?.extensions, variant, mentionsOn, slashCommands]);
 
   const editor = useEditor(
     {
@@ -208,6 +277,7 @@ export function RichTextEditorImpl({
         <EditorToolbar editor={editor} variant={variant} onPickImage={onUploadImage ? pickImage : undefined} />
       ) : null}
       <EditorContent editor={editor} className="rte-body" />
+      {showCharacterCount && live ? <CharacterCountLine editor={live} /> : null}
       {editable && editor && variant === "full" ? (
         <BubbleMenu
           editor={editor}

@@ -25,6 +25,9 @@ export type CollaborationOptions = {
   extensions: AnyExtension[];
 };
 
+/** A person "@" offers (a workspace or project member). */
+export type Mentionable = { id: string; display_name: string; avatar_url?: string | null };
+
 export type RichTextEditorProps = {
   /** Initial HTML; later changes are applied only while the editor isn't focused. */
   value?: string;
@@ -48,5 +51,42 @@ export type RichTextEditorProps = {
   autoFocus?: boolean;
   /** Content shown at the right of the compact toolbar (e.g. the Comment button). */
   footer?: React.ReactNode;
+  className?: string;
+  /**
+   * People "@" offers; given (even empty), typing "@" opens the mention popup. Mentions already
+   * in the content show either way.
+   */
+  mentionables?: readonly Mentionable[];
+  /** "/" at the start of an empty paragraph opens the block menu. */
+  slashCommands?: boolean;
+  /** Show the number of characters under the editor. */
+  showCharacterCount?: boolean;
+};
+
+/**
+ * The state of a live document, for the badge next to the editor and the caller's own use.
+ * `synced`: the server has acknowledged every local change. `readOnly`: the server opened the
+ * document read-only. `error`: why the document was refused or closed, for the person.
+ */
+export type LiveDocumentStatus = {
+  connection: "connecting" | "connected" | "offline";
+  synced: boolean;
+  readOnly: boolean;
+  error?: string;
+};
+
+/** The real-time editor of a live document (`page.{id}`, `issue.{id}`). */
+export type LiveEditorProps = {
+  /** `page.{id}` or `issue.{id}` (shared/src/live/protocol.ts). */
+  documentName: string;
+  /** Whether this person may edit; the server can still open the document read-only. */
+  editable: boolean;
+  ariaLabel: string;
+  placeholder?: string;
+  onUploadImage?: (file: File) => Promise<string>;
+  /** People "@" offers. */
+  mentionables?: readonly Mentionable[];
+  onStatusChange?: (status: LiveDocumentStatus) => void;
+  showCharacterCount?: boolean;
   className?: string;
 };

@@ -1,15 +1,23 @@
 /**
- * The item's title (saved on blur or Enter) and description (saved ~1 s after typing stops,
- * with a Saving…/Saved indicator; a pending change is saved when the detail closes).
+ * The item's title (saved on blur or Enter) and description. The description is the live
+ * document `issue.{id}`: edited by several people at once, kept on this device offline, and
+ * stored by the live layer (which derives description_html on the server); nothing here saves
+ * it over REST. A badge says whether it is saved.
  */
-import { Check, CloudOff, Loader } from "lucide-react";
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { issueDocumentName } from "@tideline/shared";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { preloadRichTextEditor, RichTextEditor, RichTextView } from "../../components/editor";
+import {
+  LiveDocumentBadge,
+  type LiveDocumentStatus,
+  LiveEditor,
+  type Mentionable,
+  preloadLiveEditor,
+} from "../../components/editor";
 import { patchWorkItem, uploadRichTextImage } from "../../stores/work-item-detail";
 import type { WorkItem } from "../../stores/work-items";
 import { isEmptyRichText } from "./format";
-import { useDetailContext } from "./use-detail";
+import { useDetailContext, useProjectMeta } from "./use-detail";
 
 export function TitleField({ item }: { item: WorkItem }) {
   const { t } = useTranslation();
@@ -98,119 +106,55 @@ export function TitleField({ item }: { item: WorkItem }) {
   );
 }
 
-type SaveState = "idle" | "pending" | "saving" | "saved" | "failed";
-
-const SAVE_DELAY = 1000;
-
 export function DescriptionField({ item, initialHtml }: { item: WorkItem; initialHtml: string }) {
   const { t } = useTranslation();
   const ctx = useDetailContext();
-  const [state, setState] = useState<SaveState>("idle");
-  // The editor starts from the description as loaded; our own saves must not reset it.
-  const [startHtml] = useState(initialHtml);
-  const pending = useRef<string | null>(null);
-  const lastSaved = useRef(initialHtml);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const target = useRef({ slug: ctx.slug, projectId: ctx.projectId, id: item.id });
-  target.current = { slug: ctx.slug, projectId: ctx.projectId, id: item.id };
+  const meta = useProjectMeta(ctx.projectId);
+  const [status, setStatus] = useState<LiveDocumentStatus | null>(null);
 
   useEffect(() => {
-    preloadRichTextEditor();
+    preloadLiveEditor();
   }, []);
 
-  const flush = useCallback(async () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
-    const html = pending.current;
-    if (html === null) return;
-    pending.current = null;
-    // Both empty (blank or an empty paragraph): nothing changed worth a history row.
-    if (html === lastSaved.current || (isEmptyRichText(html) && isEmptyRichText(lastSaved.current))) {
-      setState((s) => (s === "pending" ? "saved" : s));
-      return;
-    }
-    setState("saving");
-    const { slug, projectId, id } = target.current;
-    const answer = await patchWorkItem(slug, projectId, id, {
-      description_html: isEmptyRichText(html) ? "<p></p>" : html,
-    });
-    if (answer) {
-      lastSaved.current = html;
-      // A newer change may be waiting; its own save will report.
-      setState(pending.current === null ? "saved" : "pending");
-    } else setState("failed");
-  }, []);
-
-  const onChange = useCallback(
-    (html: string) => {
-      pending.current = html;
-      setState("pending");
-      if (timer.current) clearTimeout(timer.current);
-      timer.current = setTimeout(() => void flush(), SAVE_DELAY);
-    },
-    [flush],
+  const mentionables = useMemo<Mentionable[]>(
+    () =>
+      (meta?.members ?? []).map(({ member }) => ({
+        id: member.id,
+        display_name: member.display_name || `${member.first_name} ${member.last_name}`.trim() || member.email,
+        avatar_url: member.avatar_url,
+      })),
+    [meta?.members],
   );
-
-  // Closing the detail (or leaving the page) saves what was typed.
-  useEffect(() => {
-    const beforeUnload = (event: BeforeUnloadEvent) => {
-      if (pending.current !== null) {
-        void flush();
-        event.preventDefault();
-      }
-    };
-    window.addEventListener("beforeunload", beforeUnload);
-    return () => {
-      window.removeEventListener("beforeunload", beforeUnload);
-      void flush();
-    };
-  }, [flush]);
 
   const upload = useCallback(
     (file: File) => uploadRichTextImage(ctx.slug, ctx.projectId, item.id, file, "ISSUE_DESCRIPTION"),
     [ctx.slug, ctx.projectId, item.id],
   );
 
-  if (!ctx.canEdit) {
+  const editable = ctx.canEdit && !ctx.archived;
+
+  // Someone who can't edit an item without a description is told so, rather than shown an empty editor.
+  if (!ctx.canEdit && isEmptyRichText(initialHtml)) {
     return (
       <div className="wid-description">
-        {isEmptyRichText(initialHtml) ? (
-          <p className="subtle">{t("workItem.description.empty")}</p>
-        ) : (
-          <RichTextView html={initialHtml} />
-        )}
+        <p className="subtle">{t("workItem.description.empty")}</p>
       </div>
     );
   }
 
   return (
     <div className="wid-description">
-      <RichTextEditor
-        value={startHtml}
-        onChange={onChange}
-        onBlur={() => void flush()}
+      <LiveEditor
+        documentName={issueDocumentName(item.id)}
+        editable={editable}
         ariaLabel={t("workItem.description.label")}
         placeholder={t("workItem.description.placeholder")}
-        variant="full"
-        onUploadImage={upload}
+        onUploadImage={editable ? upload : undefined}
+        mentionables={mentionables}
+        onStatusChange={setStatus}
       />
-      <div className="wid-save-state" aria-live="polite">
-        {state === "pending" || state === "saving" ? (
-          <>
-            <Loader size={12} aria-hidden className="wid-spin" />
-            {t("workItem.description.saving")}
-          </>
-        ) : state === "saved" ? (
-          <>
-            <Check size={12} aria-hidden />
-            {t("workItem.description.saved")}
-          </>
-        ) : state === "failed" ? (
-          <span className="wid-save-failed">
-            <CloudOff size={12} aria-hidden />
-            {t("workItem.description.failed")}
-          </span>
-        ) : null}
+      <div className="wid-save-state">
+        <LiveDocumentBadge status={status} />
       </div>
     </div>
   );

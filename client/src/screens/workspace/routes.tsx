@@ -1,4 +1,5 @@
 import type { RouteObject } from "react-router";
+import { pageRoutes } from "../pages/routes";
 
 /**
  * The workspace app under /:workspaceSlug/. The shell (sidebar) is one chunk; each screen
@@ -34,6 +35,7 @@ export const workspaceRoutes: RouteObject[] = [
         path: "projects/:projectId/archives/issues/:issueId/",
         lazy: async () => ({ Component: (await import("../work-item/archived-work-item-page")).ArchivedWorkItemPage }),
       },
+      ...pageRoutes,
       {
         path: "browse/:workItemKey/",
         lazy: async () => ({ Component: (await import("../work-item/work-item-page")).WorkItemPage }),

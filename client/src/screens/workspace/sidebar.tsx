@@ -6,8 +6,10 @@ import {
   Copy,
   Ellipsis,
   FilePen,
+  FileText,
   FolderKanban,
   House,
+  ListTodo,
   LogOut,
   PanelLeftClose,
   PanelLeftOpen,
@@ -265,9 +267,46 @@ function SectionHeader({
 function SidebarProject({ project, collapsed }: { project: Project; collapsed: boolean }) {
   const { t } = useTranslation();
   const { slug } = useCurrentWorkspace();
-  const navigate = useNavigate();
+  const location = useLocation();
   const settings = `/${slug}/projects/${project.id}/settings/`;
   const workItems = `/${slug}/projects/${project.id}/issues/`;
+  const pagesPath = `/${slug}/projects/${project.id}/pages/`;
+  // The open project lists its sections under it.
+  const open = !collapsed && location.pathname.startsWith(`/${slug}/projects/${project.id}/`);
+  return (
+    <>
+      <SidebarProjectRow project={project} collapsed={collapsed} settings={settings} workItems={workItems} />
+      {open ? (
+        <div className="sidebar-sections">
+          <SidebarLink
+            to={workItems}
+            icon={<ListTodo size={14} />}
+            label={t("workItems.title")}
+            matchPrefix={workItems}
+          />
+          {project.page_view ? (
+            <SidebarLink to={pagesPath} icon={<FileText size={14} />} label={t("pages.nav")} matchPrefix={pagesPath} />
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function SidebarProjectRow({
+  project,
+  collapsed,
+  settings,
+  workItems,
+}: {
+  project: Project;
+  collapsed: boolean;
+  settings: string;
+  workItems: string;
+}) {
+  const { t } = useTranslation();
+  const { slug } = useCurrentWorkspace();
+  const navigate = useNavigate();
   return (
     <div className="sidebar-item-wrap">
       <SidebarLink

@@ -53,7 +53,9 @@ describe("work-item links", () => {
     const titleOnly = await member.patch(`${url}${link.id}/`, { title: "Other" });
     expect(titleOnly.json()).toMatchObject({ url: "http://example.org/other", title: "Other" });
 
-    const { result: removed, events: deleteEvents } = await eventsDuring(t, f, () => member.delete(`${url}${link.id}/`));
+    const { result: removed, events: deleteEvents } = await eventsDuring(t, f, () =>
+      member.delete(`${url}${link.id}/`),
+    );
     expect(removed.statusCode).toBe(204);
     expect(deleteEvents.map((e) => e.type)).toEqual(["link.deleted"]);
     expect(deleteEvents[0]?.data).toMatchObject({ id: link.id, url: "http://example.org/other" });

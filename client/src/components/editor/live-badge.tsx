@@ -1,0 +1,47 @@
+/**
+ * Where a live document stands, in a word, next to its editor: saved, saving…, connecting…,
+ * offline (changes are kept on this device and sent on reconnection), read-only, or not saved
+ * (the server refused or closed it; the reason is the tooltip, and the editor shows it too).
+ */
+import { Check, CloudOff, Loader, Lock, TriangleAlert } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import type { LiveDocumentStatus } from "./types";
+
+export function LiveDocumentBadge({ status, className }: { status: LiveDocumentStatus | null; className?: string }) {
+  const { t } = useTranslation();
+  if (!status) return null;
+  const kind = status.error
+    ? "error"
+    : status.readOnly
+      ? "readOnly"
+      : status.connection === "offline"
+        ? "offline"
+        : !status.synced
+          ? "saving"
+          : status.connection === "connecting"
+            ? "connecting"
+            : "saved";
+  const icon =
+    kind === "error" ? (
+      <TriangleAlert size={12} aria-hidden />
+    ) : kind === "readOnly" ? (
+      <Lock size={12} aria-hidden />
+    ) : kind === "offline" ? (
+      <CloudOff size={12} aria-hidden />
+    ) : kind === "saving" || kind === "connecting" ? (
+      <Loader size={12} aria-hidden className="live-badge-spin" />
+    ) : (
+      <Check size={12} aria-hidden />
+    );
+  return (
+    <output
+      className={`live-badge live-badge-${kind} ${className ?? ""}`}
+      aria-live="polite"
+      title={status.error ?? undefined}
+      data-state={kind}
+    >
+      {icon}
+      {t(`liveEditor.badge.${kind}`)}
+    </output>
+  );
+}

@@ -1,0 +1,295 @@
+/**
+ * The live editor: the rich-text editor bound to a live document (`page.{id}`, `issue.{id}`)
+ * of the live layer (lib/live.ts). Loaded lazily through index.tsx with the editor's chunk.
+ *
+ * - The Y.Doc from `openDocument` is the document (Collaboration on DOCUMENT_FIELD, the field
+ *   the server reads and writes); other people's carets and selections come through the
+ *   provider's awareness, labelled with their name in a colour derived from their id.
+ * - A copy is kept in IndexedDB (y-indexeddb, one database per document and user), so the
+ *   document opens and can be edited offline; Yjs merges the offline changes on reconnection.
+ * - When the server replaces the document (`document-reset`: its content was rewritten over
+ *   REST while this copy was away) `openDocument` opens it afresh: the editor is rebuilt on the
+ *   new Y.Doc and the IndexedDB copy, which belongs to the replaced generation, is deleted.
+ * - Refusals and closes (LIVE_CLOSE) become the status' `error`, in words for the person; the
+ *   ones that stop saving for good also stop editing.
+ */
+import type { HocuspocusProvider } from "@hocuspocus/provider";
+import { DOCUMENT_FIELD, LIVE_CLOSE, type LiveCloseName, liveCloseFor } from "@tideline/shared";
+import { Collaboration } from "@tiptap/extension-collaboration";
+import { CollaborationCaret } from "@tiptap/extension-collaboration-caret";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { subscribe, useSnapshot } from "valtio";
+import { clearDocument, IndexeddbPersistence } from "y-indexeddb";
+import type * as Y from "yjs";
+import { connectionState, openDocument } from "../../lib/live";
+import { session } from "../../stores/session";
+import { RichTextEditorImpl } from "./rich-text-editor";
+import type { CollaborationOptions, LiveDocumentStatus, LiveEditorProps } from "./types";
+
+type Live = { provider: HocuspocusProvider; doc: Y.Doc };
+
+/** What the server said, by LIVE_CLOSE name (translated when shown). */
+type Problem = Exclude<LiveCloseName, "documentReset">;
+
+type RawStatus = Omit<LiveDocumentStatus, "error"> & { problem: Problem | null };
+
+/** Problems after which changes can't be saved until the document is opened again. */
+const STOPS_EDITING: ReadonlySet<Problem> = new Set([
+  "unauthorized",
+  "forbidden",
+  "documentTooLarge",
+  "tooManyClients",
+]);
+
+const PROBLEM_BY_REASON = new Map<string, Problem>(
+  (Object.entries(LIVE_CLOSE) as [LiveCloseName, (typeof LIVE_CLOSE)[LiveCloseName]][])
+    .filter((entry): entry is [Problem, (typeof LIVE_CLOSE)[Problem]] => entry[0] !== "documentReset")
+    .map(([name, event]) => [event.reason, name]),
+);
+
+/** Our problem for a close or refusal (by reason, else by code), or null when it is not one of ours. */
+function problemOf(reason: string | undefined, code?: number): Problem | null {
+  const event = (reason ? liveCloseFor(reason) : null) ?? (code !== undefined ? liveCloseFor(code) : null);
+  return event ? (PROBLEM_BY_REASON.get(event.reason) ?? null) : null;
+}
+
+/**
+ * Caret colours: mid-tones that read on light and dark pages and carry white label text. Data,
+ * not theme: each person keeps their colour for everyone (CollaborationCaret wants #rrggbb).
+ */
+const CARET_COLOURS = [
+  "#d9480f",
+  "#c2255c",
+  "#9c36b5",
+  "#6741d9",
+  "#3b5bdb",
+  "#1971c2",
+  "#0c8599",
+  "#099268",
+  "#2b8a3e",
+  "#5c940d",
+  "#e8590c",
+  "#a61e4d",
+];
+
+/** A stable colour for a user id (FNV-1a). */
+export function caretColour(userId: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) {
+    hash ^= userId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return CARET_COLOURS[(hash >>> 0) % CARET_COLOURS.length] as string;
+}
+
+/** The IndexedDB database of one person's copy of one document. */
+export function localCopyName(documentName: string, userId: string): string {
+  return `tideline:${documentName}:${userId}`;
+}
+
+function statusOf(provider: HocuspocusProvider, problem: Problem | null): RawStatus {
+  // The browser knows it is offline at once; the socket may take its ping timeout to notice.
+  const socket = navigator.onLine ? connectionState.status : "offline";
+  return {
+    connection:
+      socket === "offline" ? "offline" : socket === "connected" && provider.isSynced ? "connected" : "connecting",
+    synced: !provider.hasUnsyncedChanges,
+    readOnly: provider.authorizedScope === "readonly",
+    problem,
+  };
+}
+
+const sameStatus = (a: RawStatus, b: RawStatus) =>
+  a.connection === b.connection && a.synced === b.synced && a.readOnly === b.readOnly && a.problem === b.problem;
+
+export function LiveEditorImpl({
+  documentName,
+  editable,
+  ariaLabel,
+  placeholder,
+  onUploadImage,
+  mentionables,
+  onStatusChange,
+  showCharacterCount,
+  className,
+}: LiveEditorProps) {
+  const { t } = useTranslation();
+  const user = useSnapshot(session).user;
+  const userId = user?.id ?? null;
+  // Carets are labelled with the person's full name (what others recognise), else their handle.
+  const userName = user ? `${user.first_name} ${user.last_name}`.trim() || user.display_name || user.email : "";
+  const [live, setLive] = useState<Live | null>(null);
+  const [ready, setReady] = useState(false);
+  const [raw, setRaw] = useState<RawStatus>({ connection: "connecting", synced: true, readOnly: false, problem: null });
+  const tRef = useRef(t);
+  tRef.current = t;
+
+  useEffect(() => {
+    const opened = openDocument(documentName);
+    const localName = userId ? localCopyName(documentName, userId) : null;
+    let disposed = false;
+    let local: IndexeddbPersistence | null = null;
+    let problem: Problem | null = null;
+    let unwatch = () => {};
+
+    const attachLocal = (doc: Y.Doc) => {
+      if (!localName) return;
+      const persistence = new IndexeddbPersistence(localName, doc);
+      local = persistence;
+      void persistence.whenSynced.then(() => {
+        if (!disposed && local === persistence) setReady(true);
+      });
+    };
+
+    const watch = (provider: HocuspocusProvider) => {
+      const update = () => {
+        if (disposed || provider !== opened.provider) return;
+        const next = statusOf(provider, problem);
+        setRaw((prev) => (sameStatus(prev, next) ? prev : next));
+      };
+      const onAuthenticated = () => {
+        // Let in again (reconnected, another try): whatever stopped it before is over.
+        problem = null;
+        update();
+      };
+      const onRefused = ({ reason }: { reason: string }) => {
+        problem = problemOf(reason) ?? "forbidden";
+        update();
+      };
+      const onClose = ({ event }: { event: { code?: number; reason?: string } }) => {
+        const found = problemOf(event.reason, event.code);
+        // document-reset is openDocument's to handle; other closes (a restart) just reconnect.
+        if (found) problem = found;
+        update();
+      };
+      const onSynced = () => {
+        if (problem === "rateLimited") problem = null;
+        setReady(true);
+        update();
+      };
+      provider.on("authenticated", onAuthenticated);
+      provider.on("authenticationFailed", onRefused);
+      provider.on("close", onClose);
+      provider.on("synced", onSynced);
+      provider.on("unsyncedChanges", update);
+      provider.on("status", update);
+      const unsubscribe = subscribe(connectionState, update);
+      window.addEventListener("online", update);
+      window.addEventListener("offline", update);
+      update();
+      return () => {
+        window.removeEventListener("online", update);
+        window.removeEventListener("offline", update);
+        provider.off("authenticated", onAuthenticated);
+        provider.off("authenticationFailed", onRefused);
+        provider.off("close", onClose);
+        provider.off("synced", onSynced);
+        provider.off("unsyncedChanges", update);
+        provider.off("status", update);
+        unsubscribe();
+      };
+    };
+
+    attachLocal(opened.doc);
+    unwatch = watch(opened.provider);
+    setLive({ provider: opened.provider, doc: opened.doc });
+
+    const offReset = opened.onReset((next) => {
+      unwatch();
+      problem = null;
+      const stale = local;
+      local = null;
+      // The copy on this device belongs to the replaced generation: delete it before the new
+      // document gets its own (opening the database again before the deletion would revive it).
+      void (async () => {
+        try {
+          await stale?.destroy();
+          if (localName) await clearDocument(localName);
+        } finally {
+          if (!disposed && opened.doc === next.doc) attachLocal(next.doc);
+        }
+      })();
+      setReady(false);
+      unwatch = watch(next.provider);
+      setLive({ provider: next.provider, doc: next.doc });
+      toast.info(tRef.current("liveEditor.reset"));
+    });
+
+    return () => {
+      disposed = true;
+      offReset();
+      unwatch();
+      void local?.destroy();
+      opened.close();
+      setLive(null);
+      setReady(false);
+    };
+  }, [documentName, userId]);
+
+  const collaboration = useMemo<CollaborationOptions | undefined>(() => {
+    if (!live) return undefined;
+    return {
+      extensions: [
+        Collaboration.configure({ document: live.doc, field: DOCUMENT_FIELD }),
+        CollaborationCaret.configure({
+          provider: live.provider,
+          user: { name: userName || "?", color: userId ? caretColour(userId) : CARET_COLOURS[0] },
+        }),
+      ],
+    };
+  }, [live, userName, userId]);
+
+  const error = raw.problem ? t(`liveEditor.error.${raw.problem}`) : undefined;
+  const status = useMemo<LiveDocumentStatus>(
+    () => ({
+      connection: raw.connection,
+      synced: raw.synced,
+      readOnly: raw.readOnly,
+      ...(error ? { error } : {}),
+    }),
+    [raw, error],
+  );
+  const statusRef = useRef(onStatusChange);
+  statusRef.current = onStatusChange;
+  useEffect(() => {
+    statusRef.current?.(status);
+  }, [status]);
+
+  const canEdit = editable && !raw.readOnly && !(raw.problem && STOPS_EDITING.has(raw.problem));
+
+  if (!live || !collaboration) {
+    return (
+      <div
+        className={`rte rte-full rte-loading ${className ?? ""}`}
+        role="status"
+        aria-busy="true"
+        aria-label={t("workItem.editor.loading")}
+      />
+    );
+  }
+
+  return (
+    <div className={`live-editor ${ready ? "" : "live-editor-pending"} ${className ?? ""}`}>
+      {error ? (
+        <p className="live-editor-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <RichTextEditorImpl
+        // A new Y.Doc (after a reset) is a new editor.
+        key={live.doc.guid}
+        collaboration={collaboration}
+        editable={canEdit}
+        ariaLabel={ariaLabel}
+        placeholder={placeholder}
+        variant="full"
+        onUploadImage={onUploadImage}
+        mentionables={mentionables ?? []}
+        slashCommands
+        showCharacterCount={showCharacterCount}
+      />
+    </div>
+  );
+}

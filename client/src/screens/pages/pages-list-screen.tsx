@@ -1,0 +1,394 @@
+/**
+ * /:ws/projects/:projectId/pages/ — a project's pages in three tabs (Public, Private, Archived;
+ * ?tab= keeps the choice in the address), searched by name, sorted by last edit, name or
+ * creation, optionally favorites only. Every page of the project is loaded once; tabs, search
+ * and sorting happen here (page-logic.ts), so they answer at once.
+ */
+import { PAGE_ACCESS, ROLE } from "@tideline/shared";
+import clsx from "clsx";
+import { Archive, ArrowDownUp, Check, FileText, Globe, Lock, Plus, Search, SearchX, Star, StarOff } from "lucide-react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useParams, useSearchParams } from "react-router";
+import { useSnapshot } from "valtio";
+import { Avatar, Button, EmptyState } from "../../components/ui";
+import { readLocal, writeLocal } from "../../lib/local-storage";
+import { loadPages, type Page, pages, setPageFavorite, watchProjectPages } from "../../stores/pages";
+import { Menu, MenuItem } from "../workspace/components/menu";
+import { PageHeader } from "../workspace/components/page-header";
+import { SkeletonRows } from "../workspace/components/skeleton";
+import { CreatePageModal } from "./create-page-modal";
+import {
+  filterPages,
+  isPageSort,
+  isPageTab,
+  PAGE_SORTS,
+  PAGE_TABS,
+  type PageSort,
+  type PageTab,
+  pageTitle,
+  tabCounts,
+} from "./page-logic";
+import { PageMenu } from "./page-menu";
+import { ProjectCrumbs, projectBlocked } from "./project-state";
+import { type PagesProjectContext, personOf, relativeTime, usePagePermissions, usePagesProject } from "./use-pages";
+import "./pages.css";
+
+type ListPrefs = { sort: PageSort; favoritesOnly: boolean };
+const PREFS_KEY = "tideline:pages:list";
+
+function usePrefs(): [ListPrefs, (patch: Partial<ListPrefs>) => void] {
+  const [prefs, setPrefs] = useState<ListPrefs>(() => {
+    const stored = readLocal<Partial<ListPrefs>>(PREFS_KEY, {});
+    return {
+      sort: isPageSort(stored.sort) ? stored.sort : "updated",
+      favoritesOnly: stored.favoritesOnly === true,
+    };
+  });
+  const update = (patch: Partial<ListPrefs>) =>
+    setPrefs((current) => {
+      const next = { ...current, ...patch };
+      writeLocal(PREFS_KEY, next);
+      return next;
+    });
+  return [prefs, update];
+}
+
+const TAB_ICONS: Record<PageTab, typeof Globe> = { public: Globe, private: Lock, archived: Archive };
+
+export function PagesListScreen() {
+  const { t } = useTranslation();
+  const { projectId = "" } = useParams();
+  const ctx = usePagesProject(projectId);
+  const { slug, project, isMember } = ctx;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tabParam = searchParams.get("tab");
+  const tab: PageTab = isPageTab(tabParam) ? tabParam : "public";
+  const [prefs, setPrefs] = usePrefs();
+  const [search, setSearch] = useState("");
+  const [createOpen, setCreateOpen] = useState(false);
+  const snap = useSnapshot(pages);
+
+  useEffect(() => {
+    if (!isMember) return;
+    void loadPages(slug, projectId).catch(() => undefined);
+    return watchProjectPages(slug, projectId);
+  }, [slug, projectId, isMember]);
+
+  useEffect(() => {
+    if (project) document.title = `${t("pages.title")} · ${project.name}`;
+  }, [project, t]);
+
+  const list = snap.lists[projectId];
+  const all = useMemo(
+    () => (list?.ids ?? []).map((id) => snap.byId[id]).filter((p): p is Page => Boolean(p)),
+    [list, snap.byId],
+  );
+  const counts = useMemo(() => tabCounts(all), [all]);
+  // Guests can't favorite pages: no favorites filter for them (nor a stale one from before).
+  const canFavorite = ctx.projectRole >= ROLE.member;
+  const favoritesOnly = prefs.favoritesOnly && canFavorite;
+  const shown = useMemo(
+    () => filterPages(all, { tab, search, favoritesOnly, sort: prefs.sort }),
+    [all, tab, search, favoritesOnly, prefs.sort],
+  );
+  const canCreate = ctx.canCreate && project?.page_view !== false;
+
+  // "c" opens the new-page form when no field has the focus (as on the work items screen).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.metaKey || event.ctrlKey || event.altKey || event.key !== "c" || !canCreate) return;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      if (document.querySelector("[role=dialog], [data-radix-popper-content-wrapper]")) return;
+      event.preventDefault();
+      setCreateOpen(true);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [canCreate]);
+
+  const setTab = (next: PageTab) =>
+    setSearchParams(
+      (params) => {
+        const out = new URLSearchParams(params);
+        if (next === "public") out.delete("tab");
+        else out.set("tab", next);
+        return out;
+      },
+      { replace: true },
+    );
+
+  const header = (
+    <PageHeader
+      actions={
+        canCreate && isMember ? (
+          <Button size="sm" onClick={() => setCreateOpen(true)} title={t("pages.createShortcut")}>
+            <Plus size={14} aria-hidden />
+            {t("pages.create")}
+          </Button>
+        ) : null
+      }
+    >
+      <ProjectCrumbs slug={slug} project={project} />
+      <h1 className="pg-h1">{t("pages.title")}</h1>
+      {list?.status === "ready" ? <span className="pg-total">{all.length}</span> : null}
+    </PageHeader>
+  );
+
+  const blocked = projectBlocked(ctx, t);
+  if (blocked) {
+    return (
+      <div className="pg-screen">
+        {header}
+        {blocked}
+      </div>
+    );
+  }
+
+  let body: ReactNode;
+  if (!list || (list.status === "loading" && list.ids.length === 0)) {
+    body = (
+      <div className="pg-rows-skeleton">
+        <SkeletonRows count={6} height={48} />
+      </div>
+    );
+  } else if (list.status === "error" && list.ids.length === 0) {
+    body = (
+      <EmptyState
+        icon={FileText}
+        title={t("pages.loadFailed")}
+        action={
+          <Button variant="secondary" onClick={() => void loadPages(slug, projectId).catch(() => undefined)}>
+            {t("pages.retry")}
+          </Button>
+        }
+      />
+    );
+  } else if (shown.length === 0) {
+    body = (
+      <EmptyTab
+        tab={tab}
+        search={search.trim()}
+        favoritesOnly={favoritesOnly && counts[tab] > 0}
+        canCreate={canCreate}
+        onClearSearch={() => setSearch("")}
+        onShowAll={() => setPrefs({ favoritesOnly: false })}
+        onCreate={() => setCreateOpen(true)}
+      />
+    );
+  } else {
+    body = (
+      <ul className="pg-rows" aria-label={t(`pages.tabs.${tab}`)}>
+        {shown.map((page) => (
+          <PageRow key={page.id} page={page} projectId={projectId} ctx={ctx} />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="pg-screen">
+      {header}
+      <div className="projects-toolbar pg-toolbar">
+        <div className="tabs" role="tablist" aria-label={t("pages.tabs.label")}>
+          {PAGE_TABS.map((key) => {
+            const Icon = TAB_ICONS[key];
+            return (
+              <button
+                key={key}
+                type="button"
+                role="tab"
+                aria-selected={tab === key}
+                className={clsx("tab pg-tab", tab === key && "active")}
+                onClick={() => setTab(key)}
+              >
+                <Icon size={13} aria-hidden />
+                {t(`pages.tabs.${key}`)}
+                <span className="pg-tab-count">{list?.status === "ready" ? counts[key] : ""}</span>
+              </button>
+            );
+          })}
+        </div>
+        <div className="pg-tools">
+          <div className="search-input">
+            <Search size={14} aria-hidden />
+            <input
+              className="input"
+              type="search"
+              placeholder={t("pages.searchPlaceholder")}
+              aria-label={t("pages.search")}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          </div>
+          {canFavorite ? (
+            <button
+              type="button"
+              className={clsx("pg-tool-btn", prefs.favoritesOnly && "is-on")}
+              aria-pressed={prefs.favoritesOnly}
+              title={t("pages.favoritesOnlyHint")}
+              onClick={() => setPrefs({ favoritesOnly: !prefs.favoritesOnly })}
+            >
+              <Star size={13} aria-hidden fill={prefs.favoritesOnly ? "currentColor" : "none"} />
+              {t("pages.favoritesOnly")}
+            </button>
+          ) : null}
+          <Menu
+            width={190}
+            trigger={
+              <button
+                type="button"
+                className="pg-tool-btn pg-sort-btn"
+                aria-label={`${t("pages.sort.label")}: ${t(`pages.sort.${prefs.sort}`)}`}
+              >
+                <ArrowDownUp size={13} aria-hidden />
+                {t(`pages.sort.${prefs.sort}`)}
+              </button>
+            }
+          >
+            {PAGE_SORTS.map((key) => (
+              <MenuItem
+                key={key}
+                icon={<Check size={14} style={{ visibility: prefs.sort === key ? "visible" : "hidden" }} />}
+                onSelect={() => setPrefs({ sort: key })}
+              >
+                {t(`pages.sort.${key}`)}
+              </MenuItem>
+            ))}
+          </Menu>
+        </div>
+      </div>
+      {body}
+      {isMember ? (
+        <CreatePageModal
+          open={createOpen}
+          onOpenChange={setCreateOpen}
+          slug={slug}
+          projectId={projectId}
+          initialAccess={tab === "private" ? PAGE_ACCESS.private : PAGE_ACCESS.public}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function PageRow({ page, projectId, ctx }: { page: Page; projectId: string; ctx: PagesProjectContext }) {
+  const { t } = useTranslation();
+  const perms = usePagePermissions(page, ctx);
+  const owner = personOf(ctx.members, page.owned_by, t("pages.someone"));
+  const name = pageTitle(page.name);
+  const to = `/${ctx.slug}/projects/${projectId}/pages/${page.id}/`;
+  const archived = Boolean(page.archived_at);
+  if (!perms) return null;
+  return (
+    <li className="pg-row">
+      <Link className="pg-row-link" to={to}>
+        <FileText size={16} aria-hidden className="pg-row-icon" />
+        <span className={clsx("pg-row-name", !page.name.trim() && "is-untitled")}>{name}</span>
+        {page.is_locked ? (
+          <span className="pg-badge" title={t("pages.row.locked")}>
+            <Lock size={11} aria-hidden />
+            {t("pages.row.locked")}
+          </span>
+        ) : null}
+      </Link>
+      <span className="pg-row-meta">
+        <span className="pg-row-time" title={archived ? (page.archived_at ?? "") : page.updated_at}>
+          {archived
+            ? t("pages.row.archived", { time: relativeTime(page.archived_at ?? "", t("pages.justNow")) })
+            : t("pages.row.edited", { time: relativeTime(page.updated_at, t("pages.justNow")) })}
+        </span>
+        <span className="pg-row-owner" title={t("pages.row.owner", { name: owner.name })}>
+          <Avatar name={owner.name} src={owner.avatarUrl} size={22} />
+        </span>
+        {page.is_favorite || perms.canFavorite ? (
+          <button
+            type="button"
+            className={clsx("pg-icon-btn pg-star", page.is_favorite && "is-on")}
+            aria-pressed={page.is_favorite}
+            aria-label={t(page.is_favorite ? "pages.row.unfavorite" : "pages.row.favorite", { name })}
+            title={page.is_favorite ? t("pages.actions.unfavorite") : t("pages.actions.favorite")}
+            onClick={() => void setPageFavorite(ctx.slug, projectId, page.id, !page.is_favorite)}
+          >
+            <Star size={14} aria-hidden fill={page.is_favorite ? "currentColor" : "none"} />
+          </button>
+        ) : (
+          <span className="pg-icon-placeholder" />
+        )}
+        <PageMenu
+          slug={ctx.slug}
+          projectId={projectId}
+          page={page}
+          perms={perms}
+          label={t("pages.row.actions", { name })}
+        />
+      </span>
+    </li>
+  );
+}
+
+function EmptyTab({
+  tab,
+  search,
+  favoritesOnly,
+  canCreate,
+  onClearSearch,
+  onShowAll,
+  onCreate,
+}: {
+  tab: PageTab;
+  search: string;
+  favoritesOnly: boolean;
+  canCreate: boolean;
+  onClearSearch: () => void;
+  onShowAll: () => void;
+  onCreate: () => void;
+}) {
+  const { t } = useTranslation();
+  if (search) {
+    return (
+      <EmptyState
+        icon={SearchX}
+        title={t("pages.empty.noMatch.title", { search })}
+        description={t("pages.empty.noMatch.description")}
+        action={
+          <Button variant="secondary" onClick={onClearSearch}>
+            {t("pages.empty.noMatch.clear")}
+          </Button>
+        }
+      />
+    );
+  }
+  if (favoritesOnly) {
+    return (
+      <EmptyState
+        icon={StarOff}
+        title={t("pages.empty.noFavorites.title")}
+        description={t("pages.empty.noFavorites.description")}
+        action={
+          <Button variant="secondary" onClick={onShowAll}>
+            {t("pages.empty.noFavorites.showAll")}
+          </Button>
+        }
+      />
+    );
+  }
+  const Icon = TAB_ICONS[tab];
+  const creatable = canCreate && tab !== "archived";
+  return (
+    <EmptyState
+      icon={tab === "archived" ? Icon : FileText}
+      title={t(`pages.empty.${tab}.title`)}
+      description={tab === "public" && !canCreate ? t("pages.empty.public.guest") : t(`pages.empty.${tab}.description`)}
+      action={
+        creatable ? (
+          <Button onClick={onCreate}>
+            <Plus size={14} aria-hidden />
+            {t("pages.create")}
+          </Button>
+        ) : null
+      }
+    />
+  );
+}
