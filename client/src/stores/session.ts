@@ -113,6 +113,31 @@ export async function submitAuthForm(action: string, fields: Record<string, stri
 }
 
 /** Sign out: clear every store, then post the hidden sign-out form. */
+/**
+ * The live editor keeps a copy of each opened document in IndexedDB (`tideline:{doc}:{user}`)
+ * so it opens offline; on a shared computer those copies must not outlive the session.
+ * Bounded so a stuck IndexedDB never blocks signing out.
+ */
+async function forgetLocalDocuments(): Promise<void> {
+  if (typeof indexedDB === "undefined" || !indexedDB.databases) return;
+  const removeAll = (async () => {
+    const databases = await indexedDB.databases();
+    await Promise.all(
+      databases
+        .map((d) => d.name)
+        .filter((name): name is string => !!name?.startsWith("tideline:"))
+        .map(
+          (name) =>
+            new Promise<void>((resolve) => {
+              const request = indexedDB.deleteDatabase(name);
+              request.onsuccess = request.onerror = request.onblocked = () => resolve();
+            }),
+        ),
+    );
+  })().catch(() => undefined);
+  await Promise.race([removeAll, new Promise((resolve) => setTimeout(resolve, 1500))]);
+}
+
 export async function signOut(): Promise<void> {
   let token: string;
   try {
@@ -121,6 +146,7 @@ export async function signOut(): Promise<void> {
     throw new Error("CSRF token not found");
   }
   resetAllStores();
+  await forgetLocalDocuments();
   const form = document.createElement("form");
   form.method = "POST";
   form.action = "/auth/sign-out/";
