@@ -1,0 +1,130 @@
+/**
+ * Scenario 1 — the board API under load. Seeds N work items in one project (states, labels,
+ * assignees spread out), then drives autocannon at: the grouped list the board loads
+ * (group_by=state_id, order_by=sort_order, 50 per group), the same list filtered by priority and
+ * a label, and a single work-item PATCH (a real change each time, rotating over items so rows
+ * don't all queue on one lock). Figures: median and p99 latency, requests per second.
+ */
+
+import { runLoad } from "../lib/load.ts";
+import { figures, numberFlag, type Scenario, stringFlag } from "../lib/scenario.ts";
+import { seedStore } from "../lib/seed.ts";
+import { createStore, startServer } from "../lib/server.ts";
+import { setupFixture } from "../lib/setup.ts";
+
+const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
+
+export const scenario: Scenario = {
+  id: "board-api",
+  title: "Board API: grouped list, filtered list and PATCH under autocannon",
+  defaults: {
+    items: 10_000,
+    members: 10,
+    labels: 8,
+    connections: 10,
+    duration: 10,
+    "single-duration": 3,
+    "patch-items": 200,
+    port: 3401,
+  },
+  async run(ctx) {
+    const fig = figures("board-api", ctx);
+    const items = numberFlag(ctx, "items", 10_000);
+    const connections = numberFlag(ctx, "connections", 10);
+    const duration = numberFlag(ctx, "duration", 10);
+    const port = numberFlag(ctx, "port", 3401);
+
+    const store = await createStore(ctx, "board-api");
+    let server = await startServer(ctx, { port, store });
+    const fixture = await setupFixture(server.url, {
+      members: numberFlag(ctx, "members", 10),
+      labels: numberFlag(ctx, "labels", 8),
+      log: ctx.log,
+    });
+    // PGlite belongs to the running server: stop it, seed the folder, start again.
+    await server.stop();
+    const seeded = await seedStore(store, fixture, items);
+    ctx.log(`seeded ${items} work items in ${Math.round(seeded.ms)} ms`);
+    server = await startServer(ctx, { port, store });
+
+    const api = fixture.admin.api;
+    const headers = { cookie: fixture.admin.cookie, origin: server.url, "x-forwarded-for": api.forwardedFor };
+    const list = `${fixture.projectPath}/issues/?group_by=state_id&order_by=sort_order&per_page=50`;
+    const label = stringFlag(ctx, "label", fixture.labels[0]?.id ?? "");
+    const filtered = `${list}&priority=urgent,high&labels=${label}`;
+
+    // Items to PATCH: the first pages of the board (they exist, are visible and not archived).
+    const patchIds: string[] = [];
+    const wanted = Math.min(numberFlag(ctx, "patch-items", 200), items);
+    for (let pageIndex = 0; patchIds.length < wanted; pageIndex++) {
+      const page = await api.get<{ results: { id: string }[] }>(
+        `${fixture.projectPath}/issues/?order_by=sort_order&cursor=100:${pageIndex}:0`,
+      );
+      if (page.results.length === 0) break;
+      patchIds.push(...page.results.slice(0, wanted - patchIds.length).map((i) => i.id));
+    }
+    if (patchIds.length === 0) throw new Error("no work items to PATCH");
+
+    // Sanity: the grouped list answers with every state as a group, and counts the seeded items.
+    const grouped = await api.get<{ total_count: number; results: Record<string, unknown> }>(list);
+    ctx.log(`grouped list: ${Object.keys(grouped.results).length} groups, total_count ${grouped.total_count}`);
+    // Warm-up (JIT, plan caches, PGlite buffers), not measured.
+    await runLoad({ url: server.url, path: list, headers, connections: 2, durationSeconds: 2 });
+
+    // One global request counter for every PATCH run: item = n mod items, priority = the next
+    // one in the cycle on every visit, so each PATCH is a real change.
+    let patchSeq = 0;
+    let current = 0;
+    const patchPath = (n: number) => `${fixture.projectPath}/issues/${patchIds[n % patchIds.length]}/`;
+    const runs = [
+      { name: "grouped list", load: { path: list } },
+      { name: "filtered list", load: { path: filtered } },
+      {
+        name: "PATCH work item",
+        note: `over ${patchIds.length} items`,
+        load: {
+          path: patchPath(0),
+          method: "PATCH" as const,
+          headers: { ...headers, "content-type": "application/json" },
+          pathFor: () => {
+            current = patchSeq++;
+            return patchPath(current);
+          },
+          body: () =>
+            JSON.stringify({ priority: PRIORITIES[Math.floor(current / patchIds.length) % PRIORITIES.length] }),
+        },
+      },
+    ];
+    const single = numberFlag(ctx, "single-duration", 3);
+    const out = [];
+    for (const run of runs) {
+      const base = { url: server.url, headers, ...run.load };
+      const r = await runLoad({ ...base, connections, durationSeconds: duration });
+      ctx.log(`${run.name}: p50 ${r.medianMs} ms, p99 ${r.p99Ms} ms, ${Math.round(r.requestsPerSecond)} req/s`);
+      const problems = r.non2xx || r.errors || r.timeouts ? `${r.non2xx} non-2xx, ${r.errors} errors` : "";
+      const note = [`${connections} connections`, run.note, problems].filter(Boolean).join("; ");
+      out.push(
+        fig(`${run.name}: median`, r.medianMs, "ms", note),
+        fig(`${run.name}: p99`, r.p99Ms, "ms"),
+        fig(`${run.name}: requests/s`, r.requestsPerSecond, "req/s"),
+      );
+      if (single > 0) {
+        // One connection: the cost of one request, without queueing behind the others.
+        const one = await runLoad({ ...base, connections: 1, durationSeconds: single });
+        out.push(
+          fig(
+            `${run.name}: median, 1 connection`,
+            one.medianMs,
+            "ms",
+            one.non2xx ? `${one.non2xx} non-2xx` : undefined,
+          ),
+        );
+      }
+    }
+    out.push(fig("seed work items", seeded.ms, "ms", `${items} items, one transaction`));
+
+    await server.stop();
+    await store.dispose();
+    return out;
+  },
+};
