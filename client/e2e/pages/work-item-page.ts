@@ -1,11 +1,16 @@
-/** Page object for a work item's full page (/:ws/browse/KEY-1/). */
+/**
+ * Page object for a work item's detail: its full page (/:ws/browse/KEY-1/) or, given the peek's
+ * dialog as `root`, the peek over the board (both show the same detail).
+ */
 import { expect, type Locator, type Page } from "@playwright/test";
 
 export class WorkItemPage {
   readonly page: Page;
+  readonly root: Locator;
 
-  constructor(page: Page) {
+  constructor(page: Page, root?: Locator) {
     this.page = page;
+    this.root = root ?? page.locator("body");
   }
 
   async open(slug: string, key: string): Promise<void> {
@@ -14,7 +19,33 @@ export class WorkItemPage {
   }
 
   get title(): Locator {
-    return this.page.getByRole("textbox", { name: "Title" });
+    return this.root.getByRole("textbox", { name: "Title" });
+  }
+
+  /** Retitle the item (saved on Enter) and wait for the server to store it. */
+  async rename(name: string): Promise<void> {
+    const saved = this.page.waitForResponse(
+      (r) => r.request().method() === "PATCH" && /\/issues\/[^/]+\/$/.test(new URL(r.url()).pathname),
+    );
+    await this.title.fill(name);
+    await this.title.press("Enter");
+    expect((await saved).ok(), "the new title was stored").toBe(true);
+    await expect(this.title).toHaveValue(name);
+  }
+
+  /** Delete the item from the "More actions" menu, confirming the dialog. */
+  async delete(): Promise<void> {
+    await this.root.getByRole("button", { name: "More actions" }).click();
+    await this.page.getByRole("menuitem", { name: "Delete" }).click();
+    const confirm = this.page.getByRole("dialog", { name: "Delete work item?" });
+    await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(this.page.getByText("Work item deleted")).toBeVisible();
+  }
+
+  /** Close the peek with its close button. */
+  async close(): Promise<void> {
+    await this.root.getByRole("button", { name: "Close", exact: true }).click();
+    await expect(this.root).toBeHidden();
   }
 
   async comment(text: string): Promise<void> {

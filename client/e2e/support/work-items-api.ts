@@ -22,10 +22,11 @@ export class WorkItemsApi {
     this.origin = origin;
   }
 
-  private async call<T>(method: "POST" | "PATCH", url: string, data: unknown): Promise<T> {
+  private async call<T>(method: "POST" | "PATCH" | "DELETE", url: string, data?: unknown): Promise<T> {
     const response = await this.page.request.fetch(url, { method, data, headers: { Origin: this.origin } });
     expect(response.ok(), `${method} ${url} → ${response.status()} ${await response.text()}`).toBe(true);
-    return (await response.json()) as T;
+    // 204 No Content (deletes) has no body to read.
+    return (response.status() === 204 ? undefined : await response.json()) as T;
   }
 
   async get<T>(url: string): Promise<T> {
@@ -40,6 +41,15 @@ export class WorkItemsApi {
 
   patch<T>(url: string, data: unknown): Promise<T> {
     return this.call<T>("PATCH", url, data);
+  }
+
+  delete(url: string): Promise<void> {
+    return this.call<void>("DELETE", url);
+  }
+
+  /** The signed-in user (id, names). */
+  me(): Promise<{ id: string; first_name: string; last_name: string; email: string }> {
+    return this.get("/api/users/me/");
   }
 
   /**
@@ -94,6 +104,23 @@ export class WorkItemsApi {
     return { slug, projectId: project.id, identifier, states: Array.isArray(states) ? states : states.results };
   }
 
+  /** Invite `email` to the workspace as a member (the mail goes to the server log). */
+  async invite(slug: string, email: string): Promise<void> {
+    await this.post(`/api/workspaces/${slug}/invitations/`, { emails: [{ email, role: 15 }] });
+  }
+
+  /** Accept every pending invitation of the signed-in user (the onboarding "join" step). */
+  async acceptInvitations(): Promise<void> {
+    const pending = await this.get<{ id: string }[]>("/api/users/me/workspaces/invitations/");
+    expect(pending.length, "a pending invitation").toBeGreaterThan(0);
+    await this.post("/api/users/me/workspaces/invitations/", { invitations: pending.map((i) => i.id) });
+  }
+
+  /** Add a workspace member to the project (the caller is the project's admin). */
+  async addProjectMember(f: Fixture, userId: string): Promise<void> {
+    await this.post(this.projectUrl(f, "members/"), { members: [{ member_id: userId, role: 15 }] });
+  }
+
   projectUrl(f: Fixture, rest: string): string {
     return `/api/workspaces/${f.slug}/projects/${f.projectId}/${rest}`;
   }
@@ -108,6 +135,15 @@ export class WorkItemsApi {
 
   updateWorkItem(f: Fixture, id: string, body: Record<string, unknown>): Promise<WorkItemJson> {
     return this.patch(this.projectUrl(f, `issues/${id}/`), body);
+  }
+
+  deleteWorkItem(f: Fixture, id: string): Promise<void> {
+    return this.delete(this.projectUrl(f, `issues/${id}/`));
+  }
+
+  /** A comment on a work item; `html` may carry `<mention-component>`s (see mentionHtml). */
+  comment(f: Fixture, issueId: string, html: string): Promise<{ id: string }> {
+    return this.post(this.projectUrl(f, `issues/${issueId}/comments/`), { comment_html: html });
   }
 
   /** Every work item of the project (one page is plenty for a spec's handful). */
@@ -134,3 +170,8 @@ export type WorkItemJson = {
   label_ids: string[];
   parent_id: string | null;
 };
+
+/** A user mention as the editor writes it (live-server/src/notifications/mentions.ts reads it). */
+export function mentionHtml(userId: string, label: string): string {
+  return `<mention-component entity_identifier="${userId}" entity_name="user_mention" label="${label}"></mention-component>`;
+}

@@ -40,9 +40,17 @@ export function liveSocket(): HocuspocusProviderWebsocket {
         status === "connected" ? "connected" : status === "connecting" ? "connecting" : "offline";
     },
   });
+  // The browser knows it lost the network before the socket notices (an open WebSocket can
+  // linger for a long time): say so at once; the socket's own status takes over when it changes.
+  window.addEventListener("offline", () => {
+    connectionState.status = "offline";
+  });
   // Back online: try at once instead of waiting for the next back-off step.
   window.addEventListener("online", () => {
-    if (socket && connectionState.status !== "connected") void socket.connect();
+    if (!socket) return;
+    // The socket may have survived the outage: then it is simply live again.
+    if (socket.status === "connected") connectionState.status = "connected";
+    else void socket.connect();
   });
   return socket;
 }

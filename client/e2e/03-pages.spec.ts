@@ -1,0 +1,177 @@
+/**
+ * Pages, as two members of one project use them: create a page from the list, watch its title
+ * save itself, write in its body and find it after a reload, search and favorite it, lock it
+ * (read-only for everyone), archive and restore it, and co-edit it live — each member sees the
+ * other's words and the other's named caret. The spec signs up its own two users, workspace and
+ * project through the API, so it needs from 01-foundation only the instance administrator.
+ * The steps build on each other: one page per member for the whole file.
+ */
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { PagesListPage, PageView } from "./pages/project-pages-page.ts";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const owner = { email: "paula@pages.test", password: "Copper-harbour-kite-41", first: "Paula", last: "Pages" };
+const teammate = { email: "theo@pages.test", password: "Copper-harbour-kite-42", first: "Theo", last: "Teammate" };
+
+type Me = { id: string; display_name: string; first_name: string; last_name: string };
+type PageJson = { id: string; name: string; is_locked: boolean; archived_at: string | null; description_html: string };
+
+/** The name the editor puts on a person's caret. */
+const caretName = (me: Me) => me.display_name || `${me.first_name} ${me.last_name}`.trim();
+
+test.describe
+  .serial("pages", () => {
+    let ownerContext: BrowserContext;
+    let teammateContext: BrowserContext;
+    let page: Page;
+    let other: Page;
+    let api: WorkItemsApi;
+    let f: Fixture;
+    let ownerMe: Me;
+    let teammateMe: Me;
+    let pageId = "";
+
+    const pageUrl = (id: string) => api.projectUrl(f, `pages/${id}/`);
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      ownerContext = await browser.newContext({ baseURL: origin });
+      page = await ownerContext.newPage();
+      api = new WorkItemsApi(page, origin);
+      await api.ensureInstance({
+        email: "ada@acme.test",
+        password: "Harbour-lantern-42",
+        firstName: "Ada",
+        company: "Acme Labs",
+      });
+      await api.signUp(owner.email, owner.password, owner.first, owner.last);
+      f = await api.createWorkspaceAndProject("pages-e2e", "Handbook", "HB");
+      ownerMe = await api.get<Me>("/api/users/me/");
+      await api.post(`/api/workspaces/${f.slug}/invitations/`, { emails: [{ email: teammate.email, role: 15 }] });
+
+      // The teammate: their own browser context, signed up, invitation accepted, added to the project.
+      teammateContext = await browser.newContext({ baseURL: origin });
+      other = await teammateContext.newPage();
+      const otherApi = new WorkItemsApi(other, origin);
+      await otherApi.signUp(teammate.email, teammate.password, teammate.first, teammate.last);
+      const invitations = await otherApi.get<{ id: string }[]>("/api/users/me/workspaces/invitations/");
+      await otherApi.post("/api/users/me/workspaces/invitations/", { invitations: invitations.map((i) => i.id) });
+      teammateMe = await otherApi.get<Me>("/api/users/me/");
+      await api.post(api.projectUrl(f, "members/"), { members: [{ member_id: teammateMe.id, role: 15 }] });
+    });
+
+    test.afterAll(async () => {
+      await teammateContext?.close();
+      await ownerContext?.close();
+    });
+
+    test("creates a page from the list, and its title saves itself", async () => {
+      const list = new PagesListPage(page);
+      await list.open(f.slug, f.projectId);
+      await expect(page.getByText("No public pages yet")).toBeVisible();
+
+      const view = await list.create("Onboarding guide");
+      pageId = view.id();
+      await view.rename("Onboarding guide for new hires");
+      await expect
+        .poll(async () => (await api.get<PageJson>(pageUrl(pageId))).name)
+        .toBe("Onboarding guide for new hires");
+      await expect(page.locator(".page-header")).toContainText("Onboarding guide for new hires");
+    });
+
+    test("types in the body, and a reload shows it", async () => {
+      const view = new PageView(page);
+      await view.open(f.slug, f.projectId, pageId);
+      await view.typeInBody("Welcome aboard! Start with the setup checklist.");
+      await expect
+        .poll(async () => (await api.get<PageJson>(pageUrl(pageId))).description_html, { timeout: 15_000 })
+        .toContain("Welcome aboard! Start with the setup checklist.");
+
+      await page.reload();
+      await expect(view.title).toHaveValue("Onboarding guide for new hires");
+      await expect(view.body).toContainText("Welcome aboard! Start with the setup checklist.");
+    });
+
+    test("finds pages by name, and keeps favorites at hand", async () => {
+      await api.post(api.projectUrl(f, "pages/"), { name: "Holiday calendar" });
+      const list = new PagesListPage(page);
+      await list.open(f.slug, f.projectId);
+      await expect(list.row("Holiday calendar")).toBeVisible();
+
+      await list.search("onboarding");
+      await expect(list.row("Onboarding guide for new hires")).toBeVisible();
+      await expect(list.row("Holiday calendar")).toBeHidden();
+      await list.search("");
+
+      await list.row("Holiday calendar").getByRole("button", { name: "Add Holiday calendar to favorites" }).click();
+      await page.getByRole("button", { name: "Favorites", exact: true }).click();
+      await expect(list.row("Holiday calendar")).toBeVisible();
+      await expect(list.row("Onboarding guide for new hires")).toBeHidden();
+      await page.getByRole("button", { name: "Favorites", exact: true }).click();
+      await expect(list.row("Onboarding guide for new hires")).toBeVisible();
+    });
+
+    test("locking makes the page read-only for its owner and the teammate", async () => {
+      const mine = new PageView(page);
+      const theirs = new PageView(other);
+      await mine.open(f.slug, f.projectId, pageId);
+      await theirs.open(f.slug, f.projectId, pageId);
+      await expect(theirs.body).toHaveAttribute("contenteditable", "true");
+
+      await mine.headerButton("Lock page").click();
+      await expect(mine.banner).toContainText("This page is locked");
+      await expect(mine.body).toHaveAttribute("contenteditable", "false");
+      await expect(mine.title).toHaveAttribute("readonly", "");
+      // The teammate's open page follows the lock live.
+      await expect(theirs.banner).toContainText("This page is locked");
+      await expect(theirs.body).toHaveAttribute("contenteditable", "false");
+      await expect.poll(async () => (await api.get<PageJson>(pageUrl(pageId))).is_locked).toBe(true);
+
+      await mine.headerButton("Unlock page").click();
+      await expect(mine.banner).toBeHidden();
+      await expect(mine.body).toHaveAttribute("contenteditable", "true");
+      await expect(theirs.body).toHaveAttribute("contenteditable", "true");
+    });
+
+    test("archives the page and restores it from the Archived tab", async () => {
+      const view = new PageView(page);
+      await view.open(f.slug, f.projectId, pageId);
+      await view.headerButton("Archive").click();
+      await expect(view.banner).toContainText("This page is archived");
+      await expect(view.body).toHaveAttribute("contenteditable", "false");
+
+      const list = new PagesListPage(page);
+      await list.open(f.slug, f.projectId, "archived");
+      await expect(list.row("Onboarding guide for new hires")).toBeVisible();
+      await list.rowAction("Onboarding guide for new hires", "Restore");
+      await expect(list.row("Onboarding guide for new hires")).toBeHidden();
+      await list.tab("Public").click();
+      await expect(list.row("Onboarding guide for new hires")).toBeVisible();
+      await expect.poll(async () => (await api.get<PageJson>(pageUrl(pageId))).archived_at).toBeNull();
+
+      await view.open(f.slug, f.projectId, pageId);
+      await expect(view.banner).toBeHidden();
+      await expect(view.body).toHaveAttribute("contenteditable", "true");
+    });
+
+    test("two members co-edit the page, each seeing the other's text and caret", async () => {
+      const mine = new PageView(page);
+      const theirs = new PageView(other);
+      await mine.open(f.slug, f.projectId, pageId);
+      await theirs.open(f.slug, f.projectId, pageId);
+
+      await mine.typeInBody(" Paula wrote this.");
+      await expect(theirs.body).toContainText("Paula wrote this.");
+
+      await theirs.typeInBody(" Theo added that.");
+      await expect(mine.body).toContainText("Theo added that.");
+      await expect(theirs.body).toContainText("Paula wrote this.");
+
+      await expect(mine.caretLabel(caretName(teammateMe))).toBeVisible();
+      await expect(theirs.caretLabel(caretName(ownerMe))).toBeVisible();
+
+      await expect
+        .poll(async () => (await api.get<PageJson>(pageUrl(pageId))).description_html, { timeout: 15_000 })
+        .toContain("Theo added that.");
+    });
+  });
