@@ -2,7 +2,7 @@
  * The live layer's limits: document size, clients per document, messages per second, each
  * with the close event of the protocol.
  */
-import { issueDocumentName, LIVE_CLOSE, LIVE_LIMITS } from "@tideline/shared";
+import { issueDocumentName, LIVE_CLOSE, LIVE_LIMITS, projectChannelName } from "@tideline/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { ORIGIN } from "../../test/harness.ts";
@@ -67,6 +67,19 @@ describe("limits", () => {
     const second = tab(s.url, f.w.admin).open(name);
     await synced(first);
     await synced(second);
+    const third = tab(s.url, f.w.member).open(name);
+    await eventually(() => expect(third.refused).toBe(LIVE_CLOSE.tooManyClients.reason));
+  });
+
+  it("counts event channels against their own, higher limit", async () => {
+    const name = projectChannelName(f.project.id);
+    s.app.ctx.live.limits.maxClientsPerDocument = 1;
+    s.app.ctx.live.limits.maxClientsPerChannel = 2;
+    const first = tab(s.url, f.w.member).open(name);
+    const second = tab(s.url, f.w.admin).open(name);
+    await synced(first);
+    await synced(second);
+    expect(first.refused ?? second.refused).toBeFalsy();
     const third = tab(s.url, f.w.member).open(name);
     await eventually(() => expect(third.refused).toBe(LIVE_CLOSE.tooManyClients.reason));
   });

@@ -57,8 +57,13 @@ export const DOCUMENT_GENERATION_KEY = "generation";
 export const LIVE_LIMITS = {
   /** Encoded Yjs state of one document; updates that would grow it past this are refused. */
   maxDocumentBytes: 5 * 1024 * 1024,
-  /** Connections to one document on one server instance. */
+  /** Connections to one editable document (page, work item) on one server instance. */
   maxClientsPerDocument: 100,
+  /**
+   * Connections to one event channel (`project.{id}`, `user.{id}`) on one instance: every member
+   * with the board open holds one, and a channel costs the server only a broadcast per event.
+   */
+  maxClientsPerChannel: 10_000,
   /** Sustained messages per second on one WebSocket… */
   messagesPerSecond: 200,
   /** …and the burst allowed above that (opening many documents at once, a paste). */

@@ -1,7 +1,8 @@
 /**
  * Limits that keep one document or one client from hurting the others (numbers in
  * shared/src/live/protocol.ts LIVE_LIMITS, adjustable per service for tests):
- * - clients per document: a connection beyond it is refused (`too-many-clients`);
+ * - clients per document, and a much higher number per event channel: a connection beyond it
+ *   is refused (`too-many-clients`);
  * - document size: an update that would grow the encoded state past the limit is refused
  *   before it is logged or applied, and that document's connection is closed
  *   (`document-too-large`); the document itself stays as it was;
@@ -15,7 +16,7 @@ import type {
   Extension,
   onConnectPayload,
 } from "@hocuspocus/server";
-import type { LIVE_LIMITS } from "@tideline/shared";
+import { type LIVE_LIMITS, parseDocumentName } from "@tideline/shared";
 import * as Y from "yjs";
 import { type LiveContext, refusal } from "../context.ts";
 import { isEmptyUpdate, yjsUpdateOf } from "../messages.ts";
@@ -34,10 +35,13 @@ export class Limits implements Extension<LiveContext> {
     this.limits = limits;
   }
 
-  /** Refuse a connection to a document that already has the maximum number of clients. */
+  /** Refuse a connection to a document (or channel) that already has its maximum of clients. */
   async onConnect({ instance, documentName }: onConnectPayload<LiveContext>): Promise<void> {
     const open = instance.documents.get(documentName)?.getConnectionsCount() ?? 0;
-    if (open >= this.limits.maxClientsPerDocument) throw refusal("tooManyClients");
+    const kind = parseDocumentName(documentName)?.kind;
+    const max =
+      kind === "project" || kind === "user" ? this.limits.maxClientsPerChannel : this.limits.maxClientsPerDocument;
+    if (open >= max) throw refusal("tooManyClients");
   }
 
   async afterLoadDocument({ document }: afterLoadDocumentPayload<LiveContext>): Promise<void> {
