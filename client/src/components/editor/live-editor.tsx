@@ -246,10 +246,11 @@ export function LiveEditorImpl({
     () => ({
       connection: raw.connection,
       synced: raw.synced,
-      readOnly: raw.readOnly,
+      // Read-only when the server says so or the screen does (a page locked or archived while open).
+      readOnly: raw.readOnly || !editable,
       ...(error ? { error } : {}),
     }),
-    [raw, error],
+    [raw, error, editable],
   );
   const statusRef = useRef(onStatusChange);
   statusRef.current = onStatusChange;
