@@ -2,7 +2,7 @@
  * A user's view settings per project (GET/PATCH user-properties/): filters, display filters
  * (layout, grouping, ordering, scope) and display properties. A change shows at once and is saved
  * shortly after (changes within 400 ms travel in one PATCH); a refusal reverts to what the server
- * holds, with a toast.
+ * holds, with a toast; a request that got no answer (offline) is kept and sent again.
  */
 import {
   DEFAULT_DISPLAY_PROPERTIES,
@@ -18,7 +18,7 @@ import {
   readDisplayProperties,
 } from "@tideline/shared";
 import { toast } from "sonner";
-import { api, errorMessage } from "../lib/api";
+import { api, errorMessage, HTTPError } from "../lib/api";
 import { defineStore } from "../lib/store";
 
 /** Stored filters: a list of strings per key (dates in their query form, e.g. "2_weeks;after;fromnow"). */
@@ -137,10 +137,36 @@ async function save(projectId: string): Promise<void> {
     // Only adopt the answer when nothing newer is waiting (it would be overwritten by stale data).
     if (!queued.has(projectId)) workItemView.byProject[projectId] = fromAnswer(answer);
   } catch (error) {
+    if (!(error instanceof HTTPError)) {
+      // No answer at all (offline, server restarting): the change is still wanted, so keep it
+      // on screen and send it again rather than reverting to a copy that is only older.
+      retryLater(projectId, job);
+      return;
+    }
     toast.error("Couldn't save the view", { description: await errorMessage(error) });
     // Back to what the server holds.
     loadWorkItemView(job.slug, projectId).catch(() => undefined);
   }
+}
+
+const RETRY_DELAY = 5_000;
+
+/** Put a job that got no answer back in the queue, under anything changed since; send it when online. */
+function retryLater(projectId: string, job: Pending): void {
+  const newer = queued.get(projectId);
+  if (newer) clearTimeout(newer.timer);
+  const send = () => void save(projectId);
+  const merged: Pending = {
+    slug: job.slug,
+    filters: { ...job.filters, ...(newer?.filters ?? {}) },
+    display_filters: { ...job.display_filters, ...(newer?.display_filters ?? {}) },
+    display_properties: { ...job.display_properties, ...(newer?.display_properties ?? {}) },
+    timer: setTimeout(() => {
+      if (navigator.onLine) send();
+      else window.addEventListener("online", send, { once: true });
+    }, RETRY_DELAY),
+  };
+  queued.set(projectId, merged);
 }
 
 /** Save now what is waiting (e.g. when leaving the screen). */
