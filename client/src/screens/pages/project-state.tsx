@@ -3,12 +3,13 @@
  * the content when the project can't show pages (unknown, not joined, pages turned off).
  */
 import { ROLE } from "@tideline/shared";
-import { FileText, FolderKanban, Lock, Settings } from "lucide-react";
-import { type ReactNode, useState } from "react";
+import { FileText, FolderKanban, Settings } from "lucide-react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Button, EmptyState } from "../../components/ui";
-import { fetchProject, joinProject, type Project } from "../../stores/projects";
+import { EmptyState } from "../../components/ui";
+import type { Project } from "../../stores/projects";
+import { JoinProjectState } from "../workspace/components/join-project-state";
 import { ProjectLogo } from "../workspace/components/logos";
 import { Skeleton } from "../workspace/components/skeleton";
 import type { PagesProjectContext } from "./use-pages";
@@ -36,31 +37,6 @@ export function ProjectCrumbs({ slug, project }: { slug: string; project: Projec
   );
 }
 
-/** A public project the caller hasn't joined: join it here (as the work items screen offers). */
-function JoinProject({ slug, project, workspaceRole }: { slug: string; project: Project; workspaceRole: number }) {
-  const { t } = useTranslation();
-  const [joining, setJoining] = useState(false);
-  return (
-    <EmptyState
-      icon={Lock}
-      title={t("projects.settings.notMember")}
-      description={t("projects.settings.notMemberHint")}
-      action={
-        <Button
-          loading={joining}
-          onClick={async () => {
-            setJoining(true);
-            if (await joinProject(slug, project.id, workspaceRole)) await fetchProject(slug, project.id);
-            setJoining(false);
-          }}
-        >
-          {t("projects.list.join")}
-        </Button>
-      }
-    />
-  );
-}
-
 /**
  * The project can't show pages: unknown, not a member, or pages turned off. Null when it can.
  */
@@ -81,7 +57,7 @@ export function projectBlocked(ctx: PagesProjectContext, t: (key: string) => str
     );
   }
   if (project && !project.is_member) {
-    return <JoinProject slug={slug} project={project} workspaceRole={ctx.workspaceRole ?? ROLE.guest} />;
+    return <JoinProjectState slug={slug} projectId={project.id} workspaceRole={ctx.workspaceRole ?? ROLE.guest} />;
   }
   if (project && project.page_view === false) {
     const admin = ctx.projectRole >= ROLE.admin;

@@ -17,7 +17,6 @@ import {
   Columns3,
   FolderKanban,
   LayoutList,
-  Lock,
   Plus,
   Search,
   SearchX,
@@ -33,7 +32,7 @@ import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
 import { watchProjectLive } from "../../stores/live-board";
 import { loadProjectMeta, projectMeta } from "../../stores/project-meta";
-import { fetchProject, joinProject, projects } from "../../stores/projects";
+import { fetchProject, projects } from "../../stores/projects";
 import { session } from "../../stores/session";
 import {
   clearFilters,
@@ -54,6 +53,7 @@ import {
   type WorkItemListPage,
   watchProjectFocus,
 } from "../../stores/work-items";
+import { JoinProjectState } from "../workspace/components/join-project-state";
 import { ProjectLogo } from "../workspace/components/logos";
 import { PageHeader } from "../workspace/components/page-header";
 import { Skeleton, SkeletonRows } from "../workspace/components/skeleton";
@@ -106,7 +106,6 @@ export function ProjectWorkItemsScreen() {
   const [search, setSearch] = useState("");
   const [createOpen, setCreateOpen] = useState(false);
   const [prefill, setPrefill] = useState<Partial<WorkItemInput> | undefined>(undefined);
-  const [joining, setJoining] = useState(false);
 
   const project = projectsSnap.bySlug[slug]?.find((p) => p.id === projectId) ?? projectsSnap.details[projectId];
   const missing = projectsSnap.missing[projectId];
@@ -485,23 +484,7 @@ export function ProjectWorkItemsScreen() {
     return (
       <div className="wi-screen">
         {header}
-        <EmptyState
-          icon={Lock}
-          title={t("projects.settings.notMember")}
-          description={t("projects.settings.notMemberHint")}
-          action={
-            <Button
-              loading={joining}
-              onClick={async () => {
-                setJoining(true);
-                if (await joinProject(slug, project.id, role ?? 5)) await fetchProject(slug, project.id);
-                setJoining(false);
-              }}
-            >
-              {t("projects.list.join")}
-            </Button>
-          }
-        />
+        <JoinProjectState slug={slug} projectId={project.id} workspaceRole={role ?? ROLE.guest} />
       </div>
     );
   }

@@ -1,11 +1,12 @@
 import { ROLE } from "@tideline/shared";
-import { CircleDot, FolderKanban, Lock, Ruler, Settings2, Tag, ToggleRight, Users } from "lucide-react";
+import { CircleDot, FolderKanban, Ruler, Settings2, Tag, ToggleRight, Users } from "lucide-react";
 import { createContext, useContext, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet, useParams } from "react-router";
 import { useSnapshot } from "valtio";
-import { Button, EmptyState, ScreenLoader } from "../../../components/ui";
-import { fetchProject, joinProject, type ProjectDetail, projects } from "../../../stores/projects";
+import { EmptyState, ScreenLoader } from "../../../components/ui";
+import { fetchProject, type ProjectDetail, projects } from "../../../stores/projects";
+import { JoinProjectState } from "../components/join-project-state";
 import { ProjectLogo } from "../components/logos";
 import { PageHeader } from "../components/page-header";
 import { can } from "../permissions";
@@ -28,7 +29,6 @@ export function ProjectSettingsLayout() {
   const { slug, role } = useCurrentWorkspace();
   const snap = useSnapshot(projects);
   const [failed, setFailed] = useState(false);
-  const [joining, setJoining] = useState(false);
 
   useEffect(() => {
     setFailed(false);
@@ -96,23 +96,7 @@ export function ProjectSettingsLayout() {
     return (
       <>
         {header}
-        <EmptyState
-          icon={Lock}
-          title={t("projects.settings.notMember")}
-          description={t("projects.settings.notMemberHint")}
-          action={
-            <Button
-              loading={joining}
-              onClick={async () => {
-                setJoining(true);
-                if (await joinProject(slug, project.id, role ?? 5)) await fetchProject(slug, project.id);
-                setJoining(false);
-              }}
-            >
-              {t("projects.list.join")}
-            </Button>
-          }
-        />
+        <JoinProjectState slug={slug} projectId={project.id} workspaceRole={role ?? ROLE.guest} />
       </>
     );
   }
