@@ -8,9 +8,11 @@
  * under its row lock (exactly what the create route does one at a time), so they are gap-free,
  * and the counter ends at the last number handed out.
  */
+
 import { sql } from "drizzle-orm";
 import type { Database } from "../../live-server/src/db/client.ts";
 import { issueAssignees, issueLabels, issueSubscribers, issues } from "../../live-server/src/db/schema.ts";
+import { prng } from "./random.ts";
 import type { Store } from "./server.ts";
 import type { Fixture } from "./setup.ts";
 
@@ -33,18 +35,6 @@ export type SeedSpec = {
 };
 
 export type SeedResult = { firstSequenceId: number; lastSequenceId: number; ms: number };
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pickSome<T>(from: readonly T[], random: () => number, most: number): T[] {
   if (from.length === 0) return [];

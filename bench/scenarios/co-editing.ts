@@ -18,6 +18,7 @@
  */
 import { DOCUMENT_FIELD, pageDocumentName } from "@tideline/shared";
 import * as Y from "yjs";
+import { prng } from "../lib/random.ts";
 import {
   type BenchContext,
   type Figure,
@@ -33,18 +34,7 @@ import {
 import { createStore, startServer } from "../lib/server.ts";
 import { liveClient, mapLimit, openDocument, setupFixture } from "../lib/setup.ts";
 import { startPeerServer, YWebsocketClient } from "../lib/yjs-peer.ts";
-
-/** mulberry32 */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { plainText, textsOf } from "../lib/yjs-text.ts";
 
 const TOKEN = /\[(\d+)\.(\d+)\]/g;
 
@@ -85,24 +75,6 @@ type Outcome = {
   loadGenCpuPercent: number;
   textChars: number;
 };
-
-function textsOf(doc: Y.Doc): Y.XmlText[] {
-  const texts: Y.XmlText[] = [];
-  const walk = (node: Y.XmlFragment | Y.XmlElement) => {
-    for (const child of node.toArray()) {
-      if (child instanceof Y.XmlText) texts.push(child);
-      else if (child instanceof Y.XmlElement) walk(child);
-    }
-  };
-  walk(doc.getXmlFragment(DOCUMENT_FIELD));
-  return texts;
-}
-
-function plain(doc: Y.Doc): string {
-  return textsOf(doc)
-    .map((t) => t.toString())
-    .join("\n");
-}
 
 /** A random offset in `s` that is not inside a token (so no token is ever split). */
 function insertionPoint(s: string, random: () => number): number {
@@ -205,11 +177,11 @@ async function runWorkload(ctx: BenchContext, target: Target, work: Workload): P
   peakRss = Math.max(peakRss, target.rssBytes());
 
   // Every copy equal: the editors', and a fresh client's (what the server holds).
-  const reference = plain((editors[0] as Editor).doc);
-  let equal = editors.every((e) => plain(e.doc) === reference);
+  const reference = plainText((editors[0] as Editor).doc);
+  let equal = editors.every((e) => plainText(e.doc) === reference);
   const fresh = await target.connect(0);
   await sleep(200);
-  equal &&= plain(fresh.doc) === reference;
+  equal &&= plainText(fresh.doc) === reference;
   fresh.destroy();
 
   let doubled = 0;

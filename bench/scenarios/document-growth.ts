@@ -12,23 +12,13 @@
  * (stored state merged with the not yet folded log), whether the server's copy equals the
  * client's, and how fast the edits were accepted.
  */
-import { DOCUMENT_FIELD, pageDocumentName } from "@tideline/shared";
+import { pageDocumentName } from "@tideline/shared";
 import * as Y from "yjs";
+import { prng } from "../lib/random.ts";
 import { figures, numberFlag, type Scenario, sleep, waitFor } from "../lib/scenario.ts";
 import { createStore, startServer } from "../lib/server.ts";
 import { liveClient, openDocument, setupFixture } from "../lib/setup.ts";
-
-/** mulberry32: the same seed gives the same page and the same edits. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { plainText, textsOf } from "../lib/yjs-text.ts";
 
 const LETTERS = "etaoinshrdlucmfwypvbgkqjxz";
 
@@ -52,28 +42,8 @@ function pageHtml(random: () => number, bytes: number, paragraph: number): { htm
   return { html: paragraphs.map((p) => `<p>${p}</p>`).join(""), text: total };
 }
 
-/** The page's text containers (one Y.XmlText per paragraph, as tiptap's Collaboration stores them). */
-function textsOf(doc: Y.Doc): Y.XmlText[] {
-  const texts: Y.XmlText[] = [];
-  const walk = (node: Y.XmlFragment | Y.XmlElement) => {
-    for (const child of node.toArray()) {
-      if (child instanceof Y.XmlText) texts.push(child);
-      else if (child instanceof Y.XmlElement) walk(child);
-    }
-  };
-  walk(doc.getXmlFragment(DOCUMENT_FIELD));
-  return texts;
-}
-
 function textLength(doc: Y.Doc): number {
   return textsOf(doc).reduce((sum, t) => sum + t.length, 0);
-}
-
-/** Plain text per paragraph: what the two copies are compared on. */
-function plain(doc: Y.Doc): string {
-  return textsOf(doc)
-    .map((t) => t.toString())
-    .join("\n");
 }
 
 export const scenario: Scenario = {
@@ -158,7 +128,7 @@ export const scenario: Scenario = {
     const endText = textLength(doc);
     const clientAfter = Y.encodeStateAsUpdate(doc).byteLength;
     const clientAfterV2 = Y.encodeStateAsUpdateV2(doc).byteLength;
-    const clientPlain = plain(doc);
+    const clientPlain = plainText(doc);
     ctx.log(
       `${edits} edits (${inserts} inserts +${insertedChars}, ${deletes} deletes −${deletedChars}) in ${(ackedMs / 1000).toFixed(1)} s; text ${endText} characters`,
     );
@@ -183,7 +153,7 @@ export const scenario: Scenario = {
     );
     const serverDoc = new Y.Doc();
     Y.applyUpdate(serverDoc, storedAfter);
-    const equal = plain(serverDoc) === clientPlain;
+    const equal = plainText(serverDoc) === clientPlain;
     serverDoc.destroy();
     const textBytes = Buffer.byteLength(clientPlain.replaceAll("\n", ""), "utf8");
 
