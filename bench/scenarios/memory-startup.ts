@@ -122,7 +122,6 @@ export const scenario: Scenario = {
           "MB",
           `${m1.connections} connections, ${m1.documents} channels; ${heap(m1)}`,
         ),
-        fig("RSS per connected client", ((withClients - idle) * 1024) / clients, "kB"),
         fig(
           `connect ${clients} clients`,
           connectMs,
@@ -149,7 +148,6 @@ export const scenario: Scenario = {
           "MB",
           `${m2.documents} documents open; ${heap(m2)}`,
         ),
-        fig("RSS per open page", ((withPages - withClients) * 1024) / Math.max(pageIds.length, 1), "kB"),
         fig(`open ${pageIds.length} pages`, pagesMs, "ms"),
       );
       ctx.log(`clients ${withClients.toFixed(0)} MB, + pages ${withPages.toFixed(0)} MB`);
