@@ -205,9 +205,10 @@ test.describe
       const item = await apiA.byName(f, "Audit the logs");
       const key = `${f.identifier}-${item.sequence_id}`;
 
-      // The comment editor has no mention picker: the comment goes through A's API session,
-      // with the mention as the editor writes it.
-      await apiA.comment(f, item.id, `<p>${mentionHtml(bobId, "Bob Watcher")} can you check the numbers?</p>`);
+      // A mentions B through the comment box's "@" picker.
+      const commenting = new WorkItemPage(pageA, await boardA.openPeek(boardA.row("Audit the logs"), "Audit the logs"));
+      await commenting.commentMentioning("bob", /bob/i, " can you check the numbers?");
+      await commenting.close();
       await notificationsB.expectUnread(1, LIVE.timeout);
       await expectNotReloaded(pageB, MARK);
 

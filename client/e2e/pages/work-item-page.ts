@@ -56,6 +56,19 @@ export class WorkItemPage {
     await expect(this.page.getByLabel(/ commented$/).filter({ hasText: text })).toBeVisible();
   }
 
+  /** Comments "@<query>", picking `person` from the popup with the keyboard, then `text`. */
+  async commentMentioning(query: string, person: RegExp, text: string): Promise<void> {
+    const editor = this.root.getByRole("textbox", { name: "Add a comment" });
+    await editor.click();
+    await this.page.keyboard.type(`@${query}`);
+    const option = this.page.getByRole("listbox", { name: "People to mention" }).getByRole("option", { name: person });
+    await expect(option).toHaveAttribute("aria-selected", "true");
+    await this.page.keyboard.press("Enter");
+    await this.page.keyboard.type(text);
+    await this.root.getByRole("button", { name: "Comment", exact: true }).click();
+    await expect(this.root.getByLabel(/ commented$/).filter({ hasText: text })).toBeVisible();
+  }
+
   async attach(name: string, content: string): Promise<void> {
     await this.page
       .getByLabel("Attach files")

@@ -52,6 +52,24 @@ export function memberName(user: Pick<MemberUser, "first_name" | "last_name" | "
   return full || user.display_name || user.email || "Unknown";
 }
 
+/**
+ * The people an "@" in an editor offers, by the name a mention shows (display name first,
+ * as a handle), sorted by it.
+ */
+export function mentionablesOf(
+  list: readonly {
+    member: Pick<MemberUser, "id" | "email" | "first_name" | "last_name" | "display_name" | "avatar_url">;
+  }[],
+): { id: string; display_name: string; avatar_url: string | null }[] {
+  return list
+    .map(({ member }) => ({
+      id: member.id,
+      display_name: member.display_name || `${member.first_name} ${member.last_name}`.trim() || member.email,
+      avatar_url: member.avatar_url,
+    }))
+    .sort((a, b) => a.display_name.localeCompare(b.display_name));
+}
+
 export async function fetchWorkspaceMembers(slug: string): Promise<WorkspaceMember[]> {
   const list = await api.get(`${base(slug)}/members/`).json<WorkspaceMember[]>();
   members.bySlug[slug] = list;

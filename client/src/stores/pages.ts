@@ -16,6 +16,7 @@ import { toast } from "sonner";
 import { api, errorMessage, HTTPError } from "../lib/api";
 import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
 import { subscribeChannel } from "../lib/live";
+import { LocalChanges } from "../lib/local-changes";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { uploadRichTextImage } from "./work-item-detail";
@@ -121,6 +122,14 @@ function patchLocal(id: string, patch: Partial<Page>): () => void {
   };
 }
 
+/** Local changes in flight or just settled: fetched copies older than them are dropped. */
+const localChanges = new LocalChanges();
+
+/** `optimistic`, with the page stamped as changed here while it runs. */
+function changePage<T>(pageId: string, opts: Parameters<typeof optimistic<T>>[0]): Promise<T | undefined> {
+  return localChanges.track(pageId, () => optimistic(opts));
+}
+
 /** Pages of the project, from the cache, in the server's order. */
 export function projectPages(projectId: string): Page[] {
   const list = pages.lists[projectId];
@@ -137,12 +146,20 @@ export function loadPages(slug: string, projectId: string, options: { quiet?: bo
   const running = listLoads.get(projectId);
   if (running) return running;
   if (!pages.lists[projectId]) pages.lists[projectId] = { status: "loading", ids: [] };
+  const startedAt = localChanges.now();
   const promise = api
     .get(`${base(slug, projectId)}/pages/`)
     .json<Page[]>()
     .then((list) => {
-      for (const page of list) adopt(page);
-      pages.lists[projectId] = { status: "ready", ids: list.map((p) => p.id) };
+      const listed = new Set(pages.lists[projectId]?.ids ?? []);
+      const ids: string[] = [];
+      for (const page of list) {
+        if (!localChanges.isNewerHere(page.id, startedAt)) adopt(page);
+        // A page taken off the list here (deleted, moved) stays off until its change settles.
+        else if (!listed.has(page.id)) continue;
+        ids.push(page.id);
+      }
+      pages.lists[projectId] = { status: "ready", ids };
     })
     .catch(async (error: unknown) => {
       const current = pages.lists[projectId];
@@ -158,9 +175,10 @@ export function loadPages(slug: string, projectId: string, options: { quiet?: bo
 /** Load one page with its body; "missing" when the server answers 404 (gone, private, moved). */
 export async function loadPage(slug: string, projectId: string, pageId: string, options: { quiet?: boolean } = {}) {
   if (pages.details[pageId] !== "ready") pages.details[pageId] = "loading";
+  const startedAt = localChanges.now();
   try {
     const page = await api.get(`${pagePath(slug, projectId, pageId)}/`).json<Page>();
-    adopt(page);
+    if (!localChanges.isNewerHere(pageId, startedAt) || !pages.byId[pageId]) adopt(page);
     pages.details[pageId] = "ready";
     return page;
   } catch (error) {
@@ -201,7 +219,7 @@ export async function createPage(
 
 /** Rename the page; the old name comes back (with a toast) if the server refuses. */
 export async function renamePage(slug: string, projectId: string, pageId: string, name: string): Promise<boolean> {
-  const answer = await optimistic({
+  const answer = await changePage(pageId, {
     apply: () => patchLocal(pageId, { name }),
     call: () =>
       api.patch(`${pagePath(slug, projectId, pageId)}/`, { json: { name }, headers: mutationHeaders() }).json<Page>(),
@@ -222,7 +240,7 @@ export async function setPageAccess(
   pageId: string,
   access: PageAccess,
 ): Promise<boolean> {
-  const answer = await optimistic({
+  const answer = await changePage(pageId, {
     apply: () => patchLocal(pageId, { access }),
     call: () =>
       api
@@ -235,7 +253,7 @@ export async function setPageAccess(
 }
 
 export async function setPageLocked(slug: string, projectId: string, pageId: string, locked: boolean) {
-  const answer = await optimistic({
+  const answer = await changePage(pageId, {
     apply: () => patchLocal(pageId, { is_locked: locked }),
     call: () =>
       api(`${pagePath(slug, projectId, pageId)}/lock/`, {
@@ -249,7 +267,7 @@ export async function setPageLocked(slug: string, projectId: string, pageId: str
 }
 
 export async function setPageFavorite(slug: string, projectId: string, pageId: string, favorite: boolean) {
-  const ok = await optimistic({
+  const ok = await changePage(pageId, {
     apply: () => patchLocal(pageId, { is_favorite: favorite }),
     call: () =>
       api(`${base(slug, projectId)}/favorite-pages/${pageId}/`, {
@@ -265,7 +283,7 @@ export async function setPageFavorite(slug: string, projectId: string, pageId: s
 
 /** Archive (with its sub-pages, whose favorites the server drops too). */
 export async function archivePage(slug: string, projectId: string, pageId: string): Promise<boolean> {
-  const answer = await optimistic({
+  const answer = await changePage(pageId, {
     apply: () => patchLocal(pageId, { archived_at: new Date().toISOString(), is_favorite: false }),
     call: () =>
       api
@@ -281,7 +299,7 @@ export async function archivePage(slug: string, projectId: string, pageId: strin
 }
 
 export async function restorePage(slug: string, projectId: string, pageId: string): Promise<boolean> {
-  const answer = await optimistic({
+  const answer = await changePage(pageId, {
     apply: () => patchLocal(pageId, { archived_at: null }),
     call: () =>
       api.delete(`${pagePath(slug, projectId, pageId)}/archive/`, { headers: mutationHeaders() }).json<Page>(),
@@ -295,7 +313,7 @@ export async function restorePage(slug: string, projectId: string, pageId: strin
 
 /** Delete an archived page for good. */
 export async function deletePage(slug: string, projectId: string, pageId: string): Promise<boolean> {
-  const ok = await optimistic({
+  const ok = await changePage(pageId, {
     apply: () => removeFromList(projectId, pageId),
     call: () => api.delete(`${pagePath(slug, projectId, pageId)}/`, { headers: mutationHeaders() }).then(() => true),
     error: PAGE_ERRORS.deletePage,
@@ -326,7 +344,7 @@ export async function duplicatePage(slug: string, projectId: string, pageId: str
 
 /** Move the page to another project; it leaves this project's list at once. */
 export async function movePage(slug: string, projectId: string, pageId: string, newProjectId: string) {
-  const answer = await optimistic({
+  const answer = await changePage(pageId, {
     apply: () => removeFromList(projectId, pageId),
     call: () =>
       api

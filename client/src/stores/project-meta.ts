@@ -5,8 +5,11 @@
  */
 import type { StateGroup } from "@tideline/shared";
 import { STATE_GROUPS } from "@tideline/shared";
+import { useMemo } from "react";
+import { useSnapshot } from "valtio";
 import { api } from "../lib/api";
 import { defineStore } from "../lib/store";
+import { mentionablesOf } from "./members";
 
 export type ProjectState = {
   id: string;
@@ -117,4 +120,10 @@ export function activeEstimate(meta: ProjectMeta | undefined): Estimate | undefi
 
 export function defaultState(meta: ProjectMeta | undefined): ProjectState | undefined {
   return meta?.states.find((s) => s.default) ?? meta?.states[0];
+}
+
+/** The project's members as the "@" popup of its editors offers them (loaded with the meta). */
+export function useMentionables(projectId: string) {
+  const members = useSnapshot(projectMeta).byProject[projectId]?.members;
+  return useMemo(() => mentionablesOf(members ?? []), [members]);
 }

@@ -24,9 +24,9 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import { LiveDocumentBadge, type LiveDocumentStatus, LiveEditor, type Mentionable } from "../../components/editor";
+import { LiveDocumentBadge, type LiveDocumentStatus, LiveEditor } from "../../components/editor";
 import { Avatar, Banner, Button, EmptyState } from "../../components/ui";
-import { memberName } from "../../stores/members";
+import { mentionablesOf } from "../../stores/members";
 import {
   archivePage,
   loadPage,
@@ -166,15 +166,7 @@ function PageView({
   const pageId = page.id;
 
   const upload = useCallback((file: File) => uploadPageImage(slug, projectId, pageId, file), [slug, projectId, pageId]);
-  const mentionables = useMemo<Mentionable[]>(
-    () =>
-      ctx.members.map((m) => ({
-        id: m.member.id,
-        display_name: memberName(m.member),
-        avatar_url: m.member.avatar_url,
-      })),
-    [ctx.members],
-  );
+  const mentionables = useMemo(() => mentionablesOf(ctx.members), [ctx.members]);
 
   const banner = readOnlyBanner(page, perms, t, {
     restore: () =>

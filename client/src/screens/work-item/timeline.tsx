@@ -9,6 +9,7 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RichTextEditor, type RichTextEditorHandle, RichTextView } from "../../components/editor";
 import { Avatar, Button } from "../../components/ui";
+import { useMentionables } from "../../stores/project-meta";
 import {
   type Activity,
   addComment,
@@ -106,6 +107,7 @@ function CommentCard({ comment, workItemId }: { comment: Comment; workItemId: st
   const [confirming, setConfirming] = useState(false);
   const [draft, setDraft] = useState(comment.comment_html);
   const upload = useCommentImageUpload(workItemId);
+  const mentionables = useMentionables(ctx.projectId);
   const author = comment.actor_detail;
   const name = author ? `${author.first_name} ${author.last_name}`.trim() || author.display_name : "";
   const mine = viewer === comment.actor;
@@ -168,6 +170,7 @@ function CommentCard({ comment, workItemId }: { comment: Comment; workItemId: st
             onChange={setDraft}
             onSubmit={() => void save()}
             onUploadImage={upload}
+            mentionables={mentionables}
             autoFocus
             footer={
               <>
@@ -212,6 +215,7 @@ function CommentBox({ workItemId }: { workItemId: string }) {
   const [html, setHtml] = useState("");
   const [busy, setBusy] = useState(false);
   const upload = useCommentImageUpload(workItemId);
+  const mentionables = useMentionables(ctx.projectId);
   const empty = isEmptyRichText(html);
 
   const send = useCallback(async () => {
@@ -241,6 +245,7 @@ function CommentBox({ workItemId }: { workItemId: string }) {
           onChange={setHtml}
           onSubmit={() => void send()}
           onUploadImage={upload}
+          mentionables={mentionables}
           footer={
             <>
               <span className="subtle wid-hint">{t("workItem.comments.hint")}</span>

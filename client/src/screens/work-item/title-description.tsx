@@ -5,19 +5,14 @@
  * it over REST. A badge says whether it is saved.
  */
 import { issueDocumentName } from "@tideline/shared";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  LiveDocumentBadge,
-  type LiveDocumentStatus,
-  LiveEditor,
-  type Mentionable,
-  preloadLiveEditor,
-} from "../../components/editor";
+import { LiveDocumentBadge, type LiveDocumentStatus, LiveEditor, preloadLiveEditor } from "../../components/editor";
+import { useMentionables } from "../../stores/project-meta";
 import { patchWorkItem, uploadRichTextImage } from "../../stores/work-item-detail";
 import type { WorkItem } from "../../stores/work-items";
 import { isEmptyRichText } from "./format";
-import { useDetailContext, useProjectMeta } from "./use-detail";
+import { useDetailContext } from "./use-detail";
 
 export function TitleField({ item }: { item: WorkItem }) {
   const { t } = useTranslation();
@@ -109,22 +104,13 @@ export function TitleField({ item }: { item: WorkItem }) {
 export function DescriptionField({ item, initialHtml }: { item: WorkItem; initialHtml: string }) {
   const { t } = useTranslation();
   const ctx = useDetailContext();
-  const meta = useProjectMeta(ctx.projectId);
   const [status, setStatus] = useState<LiveDocumentStatus | null>(null);
 
   useEffect(() => {
     preloadLiveEditor();
   }, []);
 
-  const mentionables = useMemo<Mentionable[]>(
-    () =>
-      (meta?.members ?? []).map(({ member }) => ({
-        id: member.id,
-        display_name: member.display_name || `${member.first_name} ${member.last_name}`.trim() || member.email,
-        avatar_url: member.avatar_url,
-      })),
-    [meta?.members],
-  );
+  const mentionables = useMentionables(ctx.projectId);
 
   const upload = useCallback(
     (file: File) => uploadRichTextImage(ctx.slug, ctx.projectId, item.id, file, "ISSUE_DESCRIPTION"),

@@ -13,7 +13,7 @@ import { toast } from "sonner";
 import { RichTextEditor, type RichTextEditorHandle } from "../../components/editor";
 import { Button, Modal, TextInput } from "../../components/ui";
 import { errorMessage, fieldErrors } from "../../lib/api";
-import { defaultState, projectMeta } from "../../stores/project-meta";
+import { defaultState, projectMeta, useMentionables } from "../../stores/project-meta";
 import {
   createWorkItem,
   getWorkItem,
@@ -71,6 +71,7 @@ export function CreateWorkItemModal({
   const [more, setMore] = useState(false);
   const titleRef = useRef<HTMLInputElement>(null);
   const editorRef = useRef<RichTextEditorHandle>(null);
+  const mentionables = useMentionables(projectId);
 
   useEffect(() => {
     if (open) {
@@ -154,6 +155,7 @@ export function CreateWorkItemModal({
             handleRef={editorRef}
             onChange={(html) => set("description", html)}
             onSubmit={() => void submit()}
+            mentionables={mentionables}
           />
           {errors.description_html ? (
             <span className="field-error" role="alert">

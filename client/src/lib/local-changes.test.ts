@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { LocalChanges } from "./local-changes";
+
+/** A promise with its resolver, to hold a change "on its way to the server". */
+function pending() {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+describe("LocalChanges", () => {
+  it("keeps a fetch's copy when nothing changed here", () => {
+    const changes = new LocalChanges();
+    const since = changes.now();
+    expect(changes.isNewerHere("a", since)).toBe(false);
+  });
+
+  it("drops a copy fetched while a change was in flight, and one fetched before it settled", async () => {
+    const changes = new LocalChanges();
+    const startedBefore = changes.now();
+    const server = pending();
+    const change = changes.track("a", () => server.promise);
+    const startedDuring = changes.now();
+    expect(changes.isNewerHere("a", startedBefore)).toBe(true);
+    expect(changes.isNewerHere("a", startedDuring)).toBe(true);
+    expect(changes.isNewerHere("b", startedBefore)).toBe(false);
+
+    server.resolve();
+    await change;
+    // Both fetches began before the server had the change: their copies are older.
+    expect(changes.isNewerHere("a", startedBefore)).toBe(true);
+    expect(changes.isNewerHere("a", startedDuring)).toBe(true);
+    // A fetch that begins after the change settled is current.
+    expect(changes.isNewerHere("a", changes.now())).toBe(false);
+  });
+
+  it("stays in flight until the last of overlapping changes settles, refused ones included", async () => {
+    const changes = new LocalChanges();
+    const first = pending();
+    const one = changes.track("a", () => first.promise);
+    const two = changes.track("a", async () => {
+      throw new Error("refused");
+    });
+    await expect(two).rejects.toThrow("refused");
+    expect(changes.isNewerHere("a", changes.now())).toBe(true);
+    first.resolve();
+    await one;
+    expect(changes.isNewerHere("a", changes.now())).toBe(false);
+  });
+});
