@@ -171,12 +171,13 @@ export const scenario: Scenario = {
     await sleep(settleMs * 2);
     const after = await rssMb(server);
     const m3 = await metrics();
+    const vsIdle = Math.round(((after - idle) / idle) * 100);
     out.push(
       fig(
         "RSS after all closed",
         after,
         "MB",
-        `${Math.round(((after - idle) / idle) * 100)}% over idle; unloaded in ${Math.round(unloadMs)} ms; ${heap(m3)}`,
+        `${Math.abs(vsIdle)}% ${vsIdle < 0 ? "under" : "over"} idle; unloaded in ${Math.round(unloadMs)} ms; ${heap(m3)}`,
       ),
     );
     ctx.log(`after close ${after.toFixed(0)} MB (idle ${idle.toFixed(0)} MB)`);

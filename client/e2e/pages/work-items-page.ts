@@ -127,6 +127,8 @@ export class WorkItemsPage {
     await mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 5 });
     await mouse.move(to.x + to.width / 2, to.y + 40, { steps: 15 });
     await mouse.move(to.x + to.width / 2, to.y + 50, { steps: 5 });
+    // Manual ordering: a line shows where the card will land in the other column.
+    await expect(this.column(stateName).locator(".wi-card.is-drop-before, .wi-drop-line-end")).toHaveCount(1);
     await mouse.up();
   }
 

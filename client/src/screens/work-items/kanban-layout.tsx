@@ -41,7 +41,13 @@ import { QuickAdd } from "./quick-add";
 
 type CardData = { type: "card"; item: WorkItem; col: string; lane: string };
 type ColumnData = { type: "column"; col: string; lane: string };
-type DropTarget = { col: string; lane: string; blocked: boolean } | null;
+/**
+ * The cell a dragged card is over. `before` is where it would land when it comes from another
+ * cell under manual ordering: the id of the card it would go before, or null for the end (in
+ * its own cell the sortable cards already make room; with another ordering the position is the
+ * ordering's, so no line is drawn).
+ */
+type DropTarget = { col: string; lane: string; blocked: boolean; before?: string | null } | null;
 
 const NO_LANE = "__all__";
 const LANE_CAP = 50;
@@ -102,8 +108,16 @@ export function KanbanLayout({
     const over = readTarget(event.over?.data.current);
     if (!over) return setTarget(null);
     const blocked = isBlocked(active, over.col, over.lane);
-    if (!target || target.col !== over.col || target.lane !== over.lane || target.blocked !== blocked)
-      setTarget({ col: over.col, lane: over.lane, blocked });
+    const foreign = over.col !== active.col || over.lane !== active.lane;
+    const before = manual && foreign && !blocked ? over.overId : undefined;
+    if (
+      !target ||
+      target.col !== over.col ||
+      target.lane !== over.lane ||
+      target.blocked !== blocked ||
+      target.before !== before
+    )
+      setTarget({ col: over.col, lane: over.lane, blocked, before });
   };
 
   const onDragEnd = (event: DragEndEvent) => {
@@ -352,6 +366,7 @@ function DropZone({
         </div>
       ) : null}
       {children}
+      {here && target?.before === null ? <div className="wi-drop-line wi-drop-line-end" aria-hidden /> : null}
     </div>
   );
 }
@@ -421,7 +436,10 @@ const cardId = (lane: string, col: string, id: string) => `${lane}|${col}|${id}`
 
 const Card = memo(function Card({ item, col, lane }: { item: WorkItem; col: string; lane: string }) {
   const ctx = useWorkItemsContext();
+  const { target } = useContext(DropContext);
   const temp = item.id.startsWith("temp-");
+  // A card from another cell would land just above this one.
+  const landsBefore = target?.before === item.id && target.col === col && target.lane === lane;
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
     id: cardId(lane, col, item.id),
     data: { type: "card", item, col, lane } satisfies CardData,
@@ -437,6 +455,7 @@ const Card = memo(function Card({ item, col, lane }: { item: WorkItem; col: stri
         isDragging && "is-dragging",
         ctx.peekId === item.id && "is-active",
         temp && "is-pending",
+        landsBefore && "is-drop-before",
       )}
       style={{ transform: CSS.Translate.toString(transform), transition }}
       {...attributes}
