@@ -1,8 +1,8 @@
 /**
  * Pages, as two members of one project use them: create a page from the list, watch its title
  * save itself, write in its body and find it after a reload, search and favorite it, lock it
- * (read-only for everyone), archive and restore it, and co-edit it live — each member sees the
- * other's words and the other's named caret. The spec signs up its own two users, workspace and
+ * (read-only for everyone), archive and restore it, co-edit it live — each member sees the
+ * other's words and the other's named caret — and nest a sub-page under it. The spec signs up its own two users, workspace and
  * project through the API, so it needs from 01-foundation only the instance administrator.
  * The steps build on each other: one page per member for the whole file.
  */
@@ -173,5 +173,35 @@ test.describe
       await expect
         .poll(async () => (await api.get<PageJson>(pageUrl(pageId))).description_html, { timeout: 15_000 })
         .toContain("Theo added that.");
+    });
+
+    test("nests a sub-page under its parent, in the list and in the breadcrumbs", async () => {
+      const parent = "Onboarding guide for new hires";
+      const list = new PagesListPage(page);
+      await list.open(f.slug, f.projectId);
+      const child = await list.createSubPage(parent, "First-week checklist");
+      const crumb = page.locator(".page-header").getByRole("link", { name: parent, exact: true });
+      await expect(crumb).toBeVisible();
+      await crumb.click();
+      await expect(child.title).toHaveValue(parent);
+
+      // Creating it opened the parent in the list; the chevron folds it away again.
+      await list.open(f.slug, f.projectId);
+      await expect(list.row("First-week checklist")).toBeVisible();
+      await expect(list.subPagesToggle(parent)).toHaveAttribute("aria-expanded", "true");
+      await list.subPagesToggle(parent).click();
+      await expect(list.row("First-week checklist")).toBeHidden();
+      // A search lists matches flat, whatever is folded.
+      await list.search("checklist");
+      await expect(list.row("First-week checklist")).toBeVisible();
+      await list.search("");
+
+      // The teammate's list (live) has the parent folded, with its sub-page behind the chevron.
+      const theirs = new PagesListPage(other);
+      await theirs.open(f.slug, f.projectId);
+      await expect(theirs.subPagesToggle(parent)).toHaveAttribute("aria-expanded", "false");
+      await expect(theirs.row("First-week checklist")).toBeHidden();
+      await theirs.subPagesToggle(parent).click();
+      await expect(theirs.row("First-week checklist")).toBeVisible();
     });
   });

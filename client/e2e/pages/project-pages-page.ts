@@ -41,6 +41,26 @@ export class PagesListPage {
     return view;
   }
 
+  /** A sub-page through the row's "+" and the form; lands on the new page. */
+  async createSubPage(parentName: string, name: string): Promise<PageView> {
+    const row = this.row(parentName);
+    await row.hover();
+    await row.getByRole("button", { name: `Add a sub-page to ${parentName}` }).click();
+    const dialog = this.page.getByRole("dialog", { name: "New sub-page" });
+    await expect(dialog).toContainText(`Inside ${parentName}`);
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByRole("button", { name: "Create page" }).click();
+    await expect(dialog).toBeHidden();
+    const view = new PageView(this.page);
+    await expect(view.title).toHaveValue(name);
+    return view;
+  }
+
+  /** The chevron that shows or hides a row's sub-pages. */
+  subPagesToggle(parentName: string): Locator {
+    return this.row(parentName).getByRole("button", { name: new RegExp(`sub-pages? of ${parentName}$`) });
+  }
+
   async rowAction(name: string, action: string): Promise<void> {
     await this.row(name)
       .getByRole("button", { name: `Actions for ${name}` })

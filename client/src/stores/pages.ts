@@ -198,12 +198,12 @@ export async function loadPage(slug: string, projectId: string, pageId: string, 
 export async function createPage(
   slug: string,
   projectId: string,
-  input: { name: string; access: PageAccess },
+  input: { name: string; access: PageAccess; parent?: string | null },
 ): Promise<Page | null> {
   try {
     const page = await api
       .post(`${base(slug, projectId)}/pages/`, {
-        json: { name: input.name.trim(), access: input.access },
+        json: { name: input.name.trim(), access: input.access, ...(input.parent ? { parent: input.parent } : {}) },
         headers: mutationHeaders(),
       })
       .json<Page>();

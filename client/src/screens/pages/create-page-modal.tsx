@@ -1,16 +1,18 @@
 /**
  * New page (the spec's "project-page" form: name, public or private). The name may stay empty
- * (the page is then "Untitled"); on success the new page opens.
+ * (the page is then "Untitled"); on success the new page opens. With `parent`, the page is
+ * created as its sub-page (starting with the parent's access).
  */
 import { PAGE_ACCESS, PAGE_NAME_MAX, type PageAccess } from "@tideline/shared";
 import clsx from "clsx";
-import { Globe, Lock } from "lucide-react";
+import { CornerDownRight, Globe, Lock } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Button, Modal, ModalFooter, TextInput } from "../../components/ui";
-import { createPage } from "../../stores/pages";
+import { createPage, type Page } from "../../stores/pages";
 import { focusOnMount } from "../workspace/components/focus";
+import { pageTitle } from "./page-logic";
 
 type Props = {
   open: boolean;
@@ -19,9 +21,12 @@ type Props = {
   projectId: string;
   /** The tab the list shows: Private starts the form on private. */
   initialAccess: PageAccess;
+  /** Create a sub-page of this page. */
+  parent?: Pick<Page, "id" | "name"> | null;
+  onCreated?: (page: Page) => void;
 };
 
-export function CreatePageModal({ open, onOpenChange, slug, projectId, initialAccess }: Props) {
+export function CreatePageModal({ open, onOpenChange, slug, projectId, initialAccess, parent, onCreated }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [name, setName] = useState("");
@@ -40,9 +45,10 @@ export function CreatePageModal({ open, onOpenChange, slug, projectId, initialAc
     event.preventDefault();
     if (busy) return;
     setBusy(true);
-    const page = await createPage(slug, projectId, { name, access });
+    const page = await createPage(slug, projectId, { name, access, parent: parent?.id ?? null });
     setBusy(false);
     if (!page) return;
+    onCreated?.(page);
     onOpenChange(false);
     navigate(`/${slug}/projects/${projectId}/pages/${page.id}/`);
   }
@@ -63,8 +69,19 @@ export function CreatePageModal({ open, onOpenChange, slug, projectId, initialAc
   ];
 
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title={t("pages.createModal.title")} width={480}>
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t(parent ? "pages.createModal.subPageTitle" : "pages.createModal.title")}
+      width={480}
+    >
       <form className="stack" onSubmit={submit}>
+        {parent ? (
+          <p className="pg-create-parent">
+            <CornerDownRight size={14} aria-hidden />
+            {t("pages.createModal.subPageOf", { name: pageTitle(parent.name) })}
+          </p>
+        ) : null}
         <TextInput
           label={t("pages.createModal.name")}
           placeholder={t("pages.createModal.namePlaceholder")}

@@ -8,6 +8,7 @@ import {
   pagePermissions,
   pageTab,
   pageTitle,
+  pageTreeRows,
   tabCounts,
 } from "./page-logic";
 
@@ -159,5 +160,36 @@ describe("moveTargets", () => {
     const p = { project_ids: ["here"] };
     expect(moveTargets(projects, "here", p, true).map((x) => x.id)).toEqual(["member", "admin"]);
     expect(moveTargets(projects, "here", p, false).map((x) => x.id)).toEqual(["admin"]);
+  });
+});
+
+describe("pageTreeRows", () => {
+  const node = (id: string, parent: string | null = null) => ({ id, parent });
+  const shape = (rows: { page: { id: string }; depth: number; children: number }[]) =>
+    rows.map((r) => `${"  ".repeat(r.depth)}${r.page.id}(${r.children})`);
+
+  it("nests sub-pages under an expanded parent, in the list's order", () => {
+    const list = [node("a"), node("c", "a"), node("b"), node("d", "a"), node("e", "c")];
+    expect(shape(pageTreeRows(list, new Set()))).toEqual(["a(2)", "b(0)"]);
+    expect(shape(pageTreeRows(list, new Set(["a"])))).toEqual(["a(2)", "  c(1)", "  d(0)", "b(0)"]);
+    expect(shape(pageTreeRows(list, new Set(["a", "c"])))).toEqual(["a(2)", "  c(1)", "    e(0)", "  d(0)", "b(0)"]);
+    // A child's expansion shows nothing while its parent is collapsed.
+    expect(shape(pageTreeRows(list, new Set(["c"])))).toEqual(["a(2)", "b(0)"]);
+  });
+
+  it("puts a page whose parent is not in the list at the top", () => {
+    const list = [node("child", "elsewhere"), node("x")];
+    expect(shape(pageTreeRows(list, new Set()))).toEqual(["child(0)", "x(0)"]);
+  });
+
+  it("lists everything at the top when flat (searching)", () => {
+    const list = [node("a"), node("c", "a")];
+    expect(shape(pageTreeRows(list, new Set(), true))).toEqual(["a(0)", "c(0)"]);
+  });
+
+  it("shows every page of a parent loop instead of losing them", () => {
+    const list = [node("a", "b"), node("b", "a"), node("s", "s")];
+    const ids = pageTreeRows(list, new Set(["a", "b"])).map((r) => r.page.id);
+    expect(ids.sort()).toEqual(["a", "b", "s"]);
   });
 });

@@ -76,6 +76,60 @@ export function filterPages<T extends PageFacts>(list: readonly T[], query: Page
     .sort(comparePages(query.sort ?? "updated"));
 }
 
+/** A row of the pages list: the page, how deep it sits, and how many sub-pages it shows. */
+export type PageTreeRow<T> = { page: T; depth: number; children: number };
+
+/**
+ * The filtered, sorted pages as a tree: a page sits under its parent when the parent is in the
+ * same list (same tab, same filters); otherwise at the top (its parent is private to someone
+ * else, in another tab, or filtered out). Sub-pages show only under an expanded parent and keep
+ * the list's order among siblings. `flat` lists every page at the top (while searching, where
+ * a match should not hide under a collapsed parent).
+ */
+export function pageTreeRows<T extends { id: string; parent: string | null }>(
+  pages: readonly T[],
+  expanded: ReadonlySet<string>,
+  flat = false,
+): PageTreeRow<T>[] {
+  if (flat) return pages.map((page) => ({ page, depth: 0, children: 0 }));
+  const listed = new Set(pages.map((p) => p.id));
+  const childrenOf = new Map<string, T[]>();
+  const roots: T[] = [];
+  for (const page of pages) {
+    if (page.parent && page.parent !== page.id && listed.has(page.parent)) {
+      const siblings = childrenOf.get(page.parent);
+      if (siblings) siblings.push(page);
+      else childrenOf.set(page.parent, [page]);
+    } else roots.push(page);
+  }
+  // Pages in a parent loop (stale data; the server refuses loops) hang under no root: they
+  // become roots themselves rather than vanish.
+  const reachable = new Set<string>();
+  const reach = (id: string) => {
+    if (reachable.has(id)) return;
+    reachable.add(id);
+    for (const child of childrenOf.get(id) ?? []) reach(child.id);
+  };
+  for (const root of roots) reach(root.id);
+  for (const page of pages) {
+    if (!reachable.has(page.id)) {
+      roots.push(page);
+      reach(page.id);
+    }
+  }
+  const rows: PageTreeRow<T>[] = [];
+  const seen = new Set<string>();
+  const visit = (page: T, depth: number) => {
+    if (seen.has(page.id)) return;
+    seen.add(page.id);
+    const children = (childrenOf.get(page.id) ?? []).filter((c) => !roots.includes(c));
+    rows.push({ page, depth, children: children.length });
+    if (expanded.has(page.id)) for (const child of children) visit(child, depth + 1);
+  };
+  for (const root of roots) visit(root, 0);
+  return rows;
+}
+
 /** How many pages each tab holds (before search). */
 export function tabCounts(list: readonly PageFacts[]): Record<PageTab, number> {
   const counts: Record<PageTab, number> = { public: 0, private: 0, archived: 0 };

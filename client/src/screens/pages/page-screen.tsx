@@ -30,6 +30,7 @@ import { mentionablesOf } from "../../stores/members";
 import {
   archivePage,
   loadPage,
+  loadPages,
   type Page,
   pages,
   renamePage,
@@ -71,6 +72,13 @@ export function PageScreen() {
     if (page && project) document.title = `${pageTitle(page.name)} · ${project.name}`;
   }, [page?.name, project, page]);
 
+  // A sub-page names its parent in the breadcrumbs; the list brings the parent when it isn't cached.
+  const parentId = page?.parent ?? null;
+  const parent = parentId ? (snap.byId[parentId] as Page | undefined) : undefined;
+  useEffect(() => {
+    if (isMember && parentId && !parent) void loadPages(slug, projectId, { quiet: true }).catch(() => undefined);
+  }, [isMember, parentId, parent, slug, projectId]);
+
   const pagesLink = `/${slug}/projects/${projectId}/pages/`;
   const crumbs = (
     <>
@@ -80,6 +88,14 @@ export function PageScreen() {
         {t("pages.page.backToPages")}
       </Link>
       <span className="crumb-sep">/</span>
+      {parent ? (
+        <>
+          <Link className="crumb pg-crumb-parent" to={`${pagesLink}${parent.id}/`}>
+            {pageTitle(parent.name)}
+          </Link>
+          <span className="crumb-sep">/</span>
+        </>
+      ) : null}
     </>
   );
 

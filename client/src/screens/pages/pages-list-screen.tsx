@@ -1,13 +1,28 @@
 /**
  * /:ws/projects/:projectId/pages/ — a project's pages in three tabs (Public, Private, Archived;
  * ?tab= keeps the choice in the address), searched by name, sorted by last edit, name or
- * creation, optionally favorites only. Every page of the project is loaded once; tabs, search
- * and sorting happen here (page-logic.ts), so they answer at once.
+ * creation, optionally favorites only. Sub-pages nest under their parent (expanded with the
+ * chevron, remembered in this browser; searching lists matches flat). Every page of the project
+ * is loaded once; tabs, search, sorting and the tree happen here (page-logic.ts), so they
+ * answer at once.
  */
 import { PAGE_ACCESS, ROLE } from "@tideline/shared";
 import clsx from "clsx";
-import { Archive, ArrowDownUp, Check, FileText, Globe, Lock, Plus, Search, SearchX, Star, StarOff } from "lucide-react";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import {
+  Archive,
+  ArrowDownUp,
+  Check,
+  ChevronRight,
+  FileText,
+  Globe,
+  Lock,
+  Plus,
+  Search,
+  SearchX,
+  Star,
+  StarOff,
+} from "lucide-react";
+import { type CSSProperties, type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
@@ -27,6 +42,7 @@ import {
   type PageSort,
   type PageTab,
   pageTitle,
+  pageTreeRows,
   tabCounts,
 } from "./page-logic";
 import { PageMenu } from "./page-menu";
@@ -56,6 +72,30 @@ function usePrefs(): [ListPrefs, (patch: Partial<ListPrefs>) => void] {
 
 const TAB_ICONS: Record<PageTab, typeof Globe> = { public: Globe, private: Lock, archived: Archive };
 
+/** Expanded parents, per project, remembered in this browser (a reload finds them open). */
+const expandedKey = (projectId: string) => `tideline:pages:expanded:${projectId}`;
+const EXPANDED_MAX = 500;
+
+function readExpanded(projectId: string): ReadonlySet<string> {
+  const stored = readLocal<unknown>(expandedKey(projectId), []);
+  return new Set(Array.isArray(stored) ? stored.filter((id): id is string => typeof id === "string") : []);
+}
+
+function useExpanded(projectId: string): [ReadonlySet<string>, (id: string, open: boolean) => void] {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => readExpanded(projectId));
+  useEffect(() => setExpanded(readExpanded(projectId)), [projectId]);
+  const set = (id: string, open: boolean) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      next.delete(id);
+      if (open) next.add(id);
+      // The most recently opened last; the oldest are forgotten past the cap.
+      writeLocal(expandedKey(projectId), [...next].slice(-EXPANDED_MAX));
+      return next;
+    });
+  return [expanded, set];
+}
+
 export function PagesListScreen() {
   const { t } = useTranslation();
   const { projectId = "" } = useParams();
@@ -67,6 +107,8 @@ export function PagesListScreen() {
   const [prefs, setPrefs] = usePrefs();
   const [search, setSearch] = useState("");
   const [createOpen, setCreateOpen] = useState(false);
+  const [createParent, setCreateParent] = useState<Page | null>(null);
+  const [expanded, setExpanded] = useExpanded(projectId);
   const snap = useSnapshot(pages);
 
   useEffect(() => {
@@ -93,6 +135,12 @@ export function PagesListScreen() {
     [all, tab, search, favoritesOnly, prefs.sort],
   );
   const canCreate = ctx.canCreate && project?.page_view !== false;
+  const flat = search.trim() !== "" || favoritesOnly;
+  const rows = useMemo(() => pageTreeRows(shown, expanded, flat), [shown, expanded, flat]);
+  const openCreate = (parent: Page | null) => {
+    setCreateParent(parent);
+    setCreateOpen(true);
+  };
 
   // "c" opens the new-page form when no field has the focus (as on the work items screen).
   useEffect(() => {
@@ -102,6 +150,7 @@ export function PagesListScreen() {
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
       if (document.querySelector("[role=dialog], [data-radix-popper-content-wrapper]")) return;
       event.preventDefault();
+      setCreateParent(null);
       setCreateOpen(true);
     };
     window.addEventListener("keydown", onKey);
@@ -123,7 +172,7 @@ export function PagesListScreen() {
     <PageHeader
       actions={
         canCreate && isMember ? (
-          <Button size="sm" onClick={() => setCreateOpen(true)} title={t("pages.createShortcut")}>
+          <Button size="sm" onClick={() => openCreate(null)} title={t("pages.createShortcut")}>
             <Plus size={14} aria-hidden />
             {t("pages.create")}
           </Button>
@@ -174,14 +223,25 @@ export function PagesListScreen() {
         canCreate={canCreate}
         onClearSearch={() => setSearch("")}
         onShowAll={() => setPrefs({ favoritesOnly: false })}
-        onCreate={() => setCreateOpen(true)}
+        onCreate={() => openCreate(null)}
       />
     );
   } else {
     body = (
-      <ul className="pg-rows" aria-label={t(`pages.tabs.${tab}`)}>
-        {shown.map((page) => (
-          <PageRow key={page.id} page={page} projectId={projectId} ctx={ctx} />
+      <ul className={clsx("pg-rows", !flat && "is-tree")} aria-label={t(`pages.tabs.${tab}`)}>
+        {rows.map(({ page, depth, children }) => (
+          <PageRow
+            key={page.id}
+            page={page}
+            projectId={projectId}
+            ctx={ctx}
+            depth={depth}
+            tree={!flat}
+            childCount={children}
+            expanded={expanded.has(page.id)}
+            onToggle={(open) => setExpanded(page.id, open)}
+            onAddSubPage={canCreate && isMember && !page.archived_at ? () => openCreate(page) : undefined}
+          />
         ))}
       </ul>
     );
@@ -266,14 +326,41 @@ export function PagesListScreen() {
           onOpenChange={setCreateOpen}
           slug={slug}
           projectId={projectId}
-          initialAccess={tab === "private" ? PAGE_ACCESS.private : PAGE_ACCESS.public}
+          initialAccess={
+            createParent ? createParent.access : tab === "private" ? PAGE_ACCESS.private : PAGE_ACCESS.public
+          }
+          parent={createParent}
+          onCreated={(page) => {
+            if (page.parent) setExpanded(page.parent, true);
+          }}
         />
       ) : null}
     </div>
   );
 }
 
-function PageRow({ page, projectId, ctx }: { page: Page; projectId: string; ctx: PagesProjectContext }) {
+function PageRow({
+  page,
+  projectId,
+  ctx,
+  depth,
+  tree,
+  childCount,
+  expanded,
+  onToggle,
+  onAddSubPage,
+}: {
+  page: Page;
+  projectId: string;
+  ctx: PagesProjectContext;
+  depth: number;
+  /** Rows show a chevron slot (the list is a tree, not search results). */
+  tree: boolean;
+  childCount: number;
+  expanded: boolean;
+  onToggle: (open: boolean) => void;
+  onAddSubPage?: () => void;
+}) {
   const { t } = useTranslation();
   const perms = usePagePermissions(page, ctx);
   const owner = personOf(ctx.members, page.owned_by, t("pages.someone"));
@@ -282,7 +369,23 @@ function PageRow({ page, projectId, ctx }: { page: Page; projectId: string; ctx:
   const archived = Boolean(page.archived_at);
   if (!perms) return null;
   return (
-    <li className="pg-row">
+    <li className="pg-row" style={{ "--pg-depth": depth } as CSSProperties}>
+      {tree ? (
+        childCount > 0 ? (
+          <button
+            type="button"
+            className={clsx("pg-icon-btn pg-row-toggle", expanded && "is-open")}
+            aria-expanded={expanded}
+            aria-label={t(expanded ? "pages.row.hideSubPages" : "pages.row.showSubPages", { name, count: childCount })}
+            title={t(expanded ? "pages.row.hideSubPages" : "pages.row.showSubPages", { name, count: childCount })}
+            onClick={() => onToggle(!expanded)}
+          >
+            <ChevronRight size={14} aria-hidden className="pg-row-chevron" />
+          </button>
+        ) : (
+          <span className="pg-row-toggle-slot" />
+        )
+      ) : null}
       <Link className="pg-row-link" to={to}>
         <FileText size={16} aria-hidden className="pg-row-icon" />
         <span className={clsx("pg-row-name", !page.name.trim() && "is-untitled")}>{name}</span>
@@ -299,6 +402,17 @@ function PageRow({ page, projectId, ctx }: { page: Page; projectId: string; ctx:
             ? t("pages.row.archived", { time: relativeTime(page.archived_at ?? "", t("pages.justNow")) })
             : t("pages.row.edited", { time: relativeTime(page.updated_at, t("pages.justNow")) })}
         </span>
+        {onAddSubPage ? (
+          <button
+            type="button"
+            className="pg-icon-btn pg-row-add"
+            aria-label={t("pages.row.addSubPage", { name })}
+            title={t("pages.row.addSubPageHint")}
+            onClick={onAddSubPage}
+          >
+            <Plus size={14} aria-hidden />
+          </button>
+        ) : null}
         <span className="pg-row-owner" title={t("pages.row.owner", { name: owner.name })}>
           <Avatar name={owner.name} src={owner.avatarUrl} size={22} />
         </span>
