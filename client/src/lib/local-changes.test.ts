@@ -36,6 +36,14 @@ describe("LocalChanges", () => {
     expect(changes.isNewerHere("a", changes.now())).toBe(false);
   });
 
+  it("drops a copy fetched before a stamp, keeps one fetched after", () => {
+    const changes = new LocalChanges();
+    const before = changes.now();
+    changes.stamp("a");
+    expect(changes.isNewerHere("a", before)).toBe(true);
+    expect(changes.isNewerHere("a", changes.now())).toBe(false);
+  });
+
   it("stays in flight until the last of overlapping changes settles, refused ones included", async () => {
     const changes = new LocalChanges();
     const first = pending();

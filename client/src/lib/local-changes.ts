@@ -22,6 +22,11 @@ export class LocalChanges {
     return this.inFlight.has(id) || (this.changedAt.get(id) ?? 0) > since;
   }
 
+  /** Stamps `id` as changed here now (a change that needed no round trip of its own). */
+  stamp(id: string): void {
+    this.changedAt.set(id, ++this.clock);
+  }
+
   /** Runs `change` with `id` stamped as changed here from its start to its end. */
   async track<T>(id: string, change: () => Promise<T>): Promise<T> {
     this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);

@@ -91,7 +91,9 @@ function adopt(page: Page): Page {
   return merged;
 }
 
+/** Put a page created, duplicated or moved here at the top of the list (stamped: see loadPages). */
 function addToList(projectId: string, id: string): void {
+  localChanges.stamp(id);
   const list = pages.lists[projectId];
   if (list && !list.ids.includes(id)) list.ids.unshift(id);
 }
@@ -139,20 +141,31 @@ export function projectPages(projectId: string): Page[] {
 
 // ───────────── loading ─────────────
 
-const listLoads = new Map<string, Promise<void>>();
+const listLoads = new Map<string, { promise: Promise<void>; startedAt: number }>();
 
-/** Load every page of the project the caller can see (all tabs). */
+/**
+ * Load every page of the project the caller can see (all tabs). A load already running is
+ * shared, unless it began before a local change: then a fresh one follows it, so a caller
+ * refreshing after its change (archive → sub-pages archived too) gets the newer list.
+ */
 export function loadPages(slug: string, projectId: string, options: { quiet?: boolean } = {}): Promise<void> {
   const running = listLoads.get(projectId);
-  if (running) return running;
+  if (running) {
+    if (running.startedAt === localChanges.now()) return running.promise;
+    const next = () => loadPages(slug, projectId, options);
+    return running.promise.then(next, next);
+  }
   if (!pages.lists[projectId]) pages.lists[projectId] = { status: "loading", ids: [] };
   const startedAt = localChanges.now();
   const promise = api
     .get(`${base(slug, projectId)}/pages/`)
     .json<Page[]>()
     .then((list) => {
-      const listed = new Set(pages.lists[projectId]?.ids ?? []);
-      const ids: string[] = [];
+      const listedHere = pages.lists[projectId]?.ids ?? [];
+      const listed = new Set(listedHere);
+      const answered = new Set(list.map((p) => p.id));
+      // Pages added here since the load began (created, duplicated, moved in) are not in its answer yet.
+      const ids = listedHere.filter((id) => !answered.has(id) && localChanges.isNewerHere(id, startedAt));
       for (const page of list) {
         if (!localChanges.isNewerHere(page.id, startedAt)) adopt(page);
         // A page taken off the list here (deleted, moved) stays off until its change settles.
@@ -168,7 +181,7 @@ export function loadPages(slug: string, projectId: string, options: { quiet?: bo
       throw error;
     })
     .finally(() => listLoads.delete(projectId));
-  listLoads.set(projectId, promise);
+  listLoads.set(projectId, { promise, startedAt });
   return promise;
 }
 

@@ -111,9 +111,11 @@ export function pageTreeRows<T extends { id: string; parent: string | null }>(
     for (const child of childrenOf.get(id) ?? []) reach(child.id);
   };
   for (const root of roots) reach(root.id);
+  const rootIds = new Set(roots.map((r) => r.id));
   for (const page of pages) {
     if (!reachable.has(page.id)) {
       roots.push(page);
+      rootIds.add(page.id);
       reach(page.id);
     }
   }
@@ -122,7 +124,7 @@ export function pageTreeRows<T extends { id: string; parent: string | null }>(
   const visit = (page: T, depth: number) => {
     if (seen.has(page.id)) return;
     seen.add(page.id);
-    const children = (childrenOf.get(page.id) ?? []).filter((c) => !roots.includes(c));
+    const children = (childrenOf.get(page.id) ?? []).filter((c) => !rootIds.has(c.id));
     rows.push({ page, depth, children: children.length });
     if (expanded.has(page.id)) for (const child of children) visit(child, depth + 1);
   };
