@@ -672,6 +672,11 @@ export const fileAssets = pgTable(
     size: integer("size").notNull(),
     mimeType: text("mime_type").notNull(),
     isUploaded: boolean("is_uploaded").notNull().default(false),
+    /**
+     * When the local upload endpoint accepted this asset's signed form: set in the statement
+     * that claims the form, so each form is used once (routes/assets/upload.ts).
+     */
+    uploadReceivedAt: ts("upload_received_at"),
     uploadedAt: ts("uploaded_at"),
     deletedAt: ts("deleted_at"),
     ...audit,

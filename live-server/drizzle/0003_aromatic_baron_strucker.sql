@@ -1,0 +1,1 @@
+ALTER TABLE "file_assets" ADD COLUMN "upload_received_at" timestamp with time zone;
