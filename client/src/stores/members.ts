@@ -29,11 +29,17 @@ export type WorkspaceMember = {
   created_at: string;
 };
 
+/**
+ * A project membership as the server (and the reference) sends it: `member` is the person's
+ * user id, `member_details` the person. Workspace members, unlike these, nest the person.
+ */
 export type ProjectMember = {
   id: string;
   project: string;
-  member: MemberUser;
+  member: string;
+  member_details: MemberUser;
   role: number;
+  original_role: number;
   created_at: string;
 };
 
@@ -57,12 +63,10 @@ export function memberName(user: Pick<MemberUser, "first_name" | "last_name" | "
  * as a handle), sorted by it.
  */
 export function mentionablesOf(
-  list: readonly {
-    member: Pick<MemberUser, "id" | "email" | "first_name" | "last_name" | "display_name" | "avatar_url">;
-  }[],
+  people: readonly Pick<MemberUser, "id" | "email" | "first_name" | "last_name" | "display_name" | "avatar_url">[],
 ): { id: string; display_name: string; avatar_url: string | null }[] {
-  return list
-    .map(({ member }) => ({
+  return people
+    .map((member) => ({
       id: member.id,
       display_name: member.display_name || `${member.first_name} ${member.last_name}`.trim() || member.email,
       avatar_url: member.avatar_url,
@@ -180,7 +184,7 @@ export async function removeProjectMember(slug: string, projectId: string, id: s
 export async function leaveProject(slug: string, projectId: string, myUserId: string): Promise<boolean> {
   const ok = await optimistic({
     apply: () => {
-      const undoMembers = patchProjectMembers(projectId, (list) => list.filter((m) => m.member.id !== myUserId));
+      const undoMembers = patchProjectMembers(projectId, (list) => list.filter((m) => m.member !== myUserId));
       const undoLists = markLeft(slug, projectId);
       return () => {
         undoMembers();

@@ -32,10 +32,12 @@ export type ProjectLabel = {
   sort_order: number;
 };
 
+/** A project membership: `member` is the user id, `member_details` the person (see members.ts). */
 export type ProjectMember = {
   id: string;
   role: number;
-  member: {
+  member: string;
+  member_details: {
     id: string;
     email: string;
     first_name: string;
@@ -125,5 +127,5 @@ export function defaultState(meta: ProjectMeta | undefined): ProjectState | unde
 /** The project's members as the "@" popup of its editors offers them (loaded with the meta). */
 export function useMentionables(projectId: string) {
   const members = useSnapshot(projectMeta).byProject[projectId]?.members;
-  return useMemo(() => mentionablesOf(members ?? []), [members]);
+  return useMemo(() => mentionablesOf((members ?? []).map((m) => m.member_details)), [members]);
 }

@@ -182,7 +182,7 @@ function PageView({
   const pageId = page.id;
 
   const upload = useCallback((file: File) => uploadPageImage(slug, projectId, pageId, file), [slug, projectId, pageId]);
-  const mentionables = useMemo(() => mentionablesOf(ctx.members), [ctx.members]);
+  const mentionables = useMemo(() => mentionablesOf(ctx.members.map((m) => m.member_details)), [ctx.members]);
 
   const banner = readOnlyBanner(page, perms, t, {
     restore: () =>

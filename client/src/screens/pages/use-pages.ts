@@ -70,7 +70,7 @@ export type PersonInfo = { name: string; avatarUrl: string | null };
 
 /** Name and picture of a user id among the project's members. */
 export function personOf(members: readonly ProjectMember[], userId: string | null | undefined, fallback: string) {
-  const member = userId ? members.find((m) => m.member.id === userId)?.member : undefined;
+  const member = userId ? members.find((m) => m.member === userId)?.member_details : undefined;
   if (!member) return { name: fallback, avatarUrl: null } satisfies PersonInfo;
   return { name: memberName(member), avatarUrl: member.avatar_url } satisfies PersonInfo;
 }

@@ -37,7 +37,7 @@ export function Properties({ item }: { item: WorkItem }) {
   const disabled = !ctx.canEdit;
 
   const state = meta?.states.find((s) => s.id === item.state_id);
-  const assignees = (meta?.members ?? []).filter((m) => item.assignee_ids.includes(m.member.id));
+  const assignees = (meta?.members ?? []).filter((m) => item.assignee_ids.includes(m.member));
   const labels = (meta?.labels ?? []).filter((l) => item.label_ids.includes(l.id));
   const overdue = isOverdue(item, new Date());
   const point = estimate?.points.find((p) => p.id === item.estimate_point);
@@ -91,13 +91,13 @@ export function Properties({ item }: { item: WorkItem }) {
         <OptionPicker
           multiple
           label={`${t("workItem.properties.assignees")}: ${
-            assignees.map((a) => name(a.member)).join(", ") || t("workItem.properties.noAssignees")
+            assignees.map((a) => name(a.member_details)).join(", ") || t("workItem.properties.noAssignees")
           }`}
           disabled={disabled}
           options={(meta?.members ?? []).map((m) => ({
-            value: m.member.id,
-            label: name(m.member),
-            icon: <Avatar name={name(m.member)} src={m.member.avatar_url} size={18} />,
+            value: m.member,
+            label: name(m.member_details),
+            icon: <Avatar name={name(m.member_details)} src={m.member_details.avatar_url} size={18} />,
           }))}
           selected={item.assignee_ids}
           onChange={(values) => change({ assignee_ids: values })}
@@ -105,9 +105,9 @@ export function Properties({ item }: { item: WorkItem }) {
             assignees.length ? (
               <span className="wid-prop-people">
                 {assignees.map((a) => (
-                  <span key={a.member.id} className="wid-prop-person">
-                    <Avatar name={name(a.member)} src={a.member.avatar_url} size={18} />
-                    {assignees.length === 1 ? name(a.member) : null}
+                  <span key={a.member} className="wid-prop-person">
+                    <Avatar name={name(a.member_details)} src={a.member_details.avatar_url} size={18} />
+                    {assignees.length === 1 ? name(a.member_details) : null}
                   </span>
                 ))}
               </span>

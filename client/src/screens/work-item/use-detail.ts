@@ -69,7 +69,7 @@ export function metaNames(meta: ProjectMeta | undefined) {
     state: (id: string) => meta?.states.find((s) => s.id === id)?.name,
     label: (id: string) => meta?.labels.find((l) => l.id === id)?.name,
     member: (id: string) => {
-      const m = meta?.members.find((x) => x.member.id === id)?.member;
+      const m = meta?.members.find((x) => x.member === id)?.member_details;
       if (!m) return undefined;
       return `${m.first_name} ${m.last_name}`.trim() || m.display_name;
     },

@@ -33,7 +33,12 @@ export function buildLookups(meta: ProjectMeta | undefined): Lookups {
   const states = meta?.states ?? [];
   const labels = meta?.labels ?? [];
   const members: MemberInfo[] = (meta?.members ?? [])
-    .map((m) => ({ id: m.member.id, name: memberName(m.member), email: m.member.email, avatar: m.member.avatar_url }))
+    .map((m) => ({
+      id: m.member,
+      name: memberName(m.member_details),
+      email: m.member_details.email,
+      avatar: m.member_details.avatar_url,
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
   const points = [...(activeEstimate(meta)?.points ?? [])].sort((a, b) => a.key - b.key);
   return {

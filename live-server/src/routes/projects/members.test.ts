@@ -16,7 +16,12 @@ afterAll(() => t.close());
 const memberRows = (projectId: string) =>
   t.db.select().from(projectMembers).where(eq(projectMembers.projectId, projectId));
 
-type MemberJson = { id: string; role: number; member: { id: string; email: string; display_name: string } };
+type MemberJson = {
+  id: string;
+  role: number;
+  member: string;
+  member_details: { id: string; email: string; display_name: string };
+};
 
 describe("GET /projects/:id/members/", () => {
   it("lists the members with their profile, to every project role", async () => {
@@ -25,24 +30,31 @@ describe("GET /projects/:id/members/", () => {
       const res = await client(t.app, user).get(`${p.url}/members/`);
       expect(res.statusCode).toBe(200);
       const list = res.json() as MemberJson[];
-      expect(list.map((m) => [m.member.id, m.role])).toEqual([
+      expect(list.map((m) => [m.member, m.role])).toEqual([
         [w.admin.id, ROLE.admin],
         [w.member.id, ROLE.member],
         [w.guest.id, ROLE.guest],
       ]);
+      // The reference's membership shape: `member` is the user id (clients key people by it,
+      // a nested object made every member collapse into one), the person beside it.
       expect(list[1]).toMatchObject({
         id: p.memberRowId,
-        member: { id: w.member.id, email: w.member.email, display_name: w.member.displayName, is_bot: false },
+        project: p.id,
+        member: w.member.id,
+        member_details: { id: w.member.id, email: w.member.email, display_name: w.member.displayName, is_bot: false },
+        role: ROLE.member,
+        original_role: ROLE.member,
         created_at: expect.any(String),
       });
-      expect(list[1]?.member).not.toHaveProperty("password_hash");
+      expect(new Set(list.map((m) => m.member)).size).toBe(3);
+      expect(list[1]?.member_details).not.toHaveProperty("password_hash");
     }
   });
 
   it("leaves guests out with ?exclude_guests=true", async () => {
     const p = await projectWithTeam(t, w);
     const list = (await client(t.app, w.member).get(`${p.url}/members/?exclude_guests=true`)).json() as MemberJson[];
-    expect(list.map((m) => m.member.id)).toEqual([w.admin.id, w.member.id]);
+    expect(list.map((m) => m.member)).toEqual([w.admin.id, w.member.id]);
   });
 
   it("leaves out people who have left the workspace", async () => {
@@ -52,7 +64,7 @@ describe("GET /projects/:id/members/", () => {
     await addMember(t, w.admin, w.slug, p.id, gone, ROLE.member);
     await t.db.update(workspaceMembers).set({ isActive: false }).where(eq(workspaceMembers.memberId, gone.id));
     const list = (await client(t.app, w.admin).get(`${p.url}/members/`)).json() as MemberJson[];
-    expect(list.map((m) => m.member.id)).not.toContain(gone.id);
+    expect(list.map((m) => m.member)).not.toContain(gone.id);
   });
 
   it("is 403 for a public project's non-member, 404 private/other workspace, 401 anonymous, 400 bad flag", async () => {
@@ -79,7 +91,7 @@ describe("POST /projects/:id/members/", () => {
       ],
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect((res.json() as MemberJson[]).map((m) => [m.member.id, m.role])).toEqual([
+    expect((res.json() as MemberJson[]).map((m) => [m.member, m.role])).toEqual([
       [w.member.id, ROLE.member],
       [w.guest.id, ROLE.guest],
       [w.outsider.id, ROLE.guest],
@@ -182,7 +194,12 @@ describe("GET, PATCH, DELETE /projects/:id/members/:memberId/", () => {
     const p = await projectWithTeam(t, w);
     const res = await client(t.app, w.guest).get(`${p.url}/members/${p.memberRowId}/`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ id: p.memberRowId, role: ROLE.member, member: { id: w.member.id } });
+    expect(res.json()).toMatchObject({
+      id: p.memberRowId,
+      role: ROLE.member,
+      member: w.member.id,
+      member_details: { id: w.member.id },
+    });
   });
 
   it("is 404 'Member not found' for another project's member, a bad id, an unknown id", async () => {
@@ -252,7 +269,7 @@ describe("GET, PATCH, DELETE /projects/:id/members/:memberId/", () => {
     expect((await client(t.app, w.admin).get(`${p.url}/members/${p.memberRowId}/`)).statusCode).toBe(404);
     expect(await t.db.select().from(userFavorites).where(eq(userFavorites.userId, w.member.id))).toEqual([]);
     const list = (await client(t.app, w.admin).get(`${p.url}/members/`)).json() as MemberJson[];
-    expect(list.map((m) => m.member.id)).not.toContain(w.member.id);
+    expect(list.map((m) => m.member)).not.toContain(w.member.id);
   });
 
   it("is refused to members and guests (403), others (404), anonymous (401)", async () => {

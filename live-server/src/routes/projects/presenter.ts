@@ -69,13 +69,20 @@ export function presentProjectDetail(p: ProjectRow, viewer: ProjectViewer, info:
   };
 }
 
-/** A row of the project member list. */
+/**
+ * A row of the project member list (list, add, detail, role change), in the reference's
+ * membership shape: `member` is the person's user id — clients key members by it — and
+ * `member_details` carries the person beside it so a list draws without a second call.
+ * `original_role` is the stored role (the reference keeps it apart from an effective role).
+ */
 export function presentProjectMember(m: ProjectMemberRow, user: UserRow) {
   return {
     id: m.id,
     project: m.projectId,
-    member: presentMemberUser(user),
+    member: m.memberId,
+    member_details: presentMemberUser(user),
     role: m.role,
+    original_role: m.role,
     created_at: m.createdAt,
   };
 }

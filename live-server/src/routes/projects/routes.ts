@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { notFound, parse } from "../../http/errors.ts";
 import { requireUuid } from "../../http/ids.ts";
 import { projectAccess, workspaceAccess } from "../../policies/access.ts";
+import { addMembers, getMember, leaveProject, listMembers, removeMember, updateMemberRole } from "./members.ts";
 import { presentOwnMembership } from "./presenter.ts";
 import {
   addMembersBody,
@@ -28,24 +29,18 @@ import {
 } from "./schema.ts";
 import {
   addFavoriteProject,
-  addMembers,
   archiveProject,
   createProject,
   deleteProject,
-  getMember,
   identifierStatus,
   joinProjects,
-  leaveProject,
   listFavoriteProjects,
-  listMembers,
   listProjectDetails,
   listProjects,
   projectDetail,
   projectStats,
   removeFavoriteProject,
-  removeMember,
   restoreProject,
-  updateMemberRole,
   updateProject,
 } from "./service.ts";
 
@@ -84,14 +79,12 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
     return listProjectDetails(db, ws, query.archived === "true");
   });
 
-  // The spec writes this one without a trailing slash; answer both spellings.
-  for (const path of [`${WS}/project-identifiers/`, `${WS}/project-identifiers`]) {
-    app.get<{ Params: SlugParams }>(path, async (request) => {
-      const ws = await workspaceAccess(db, request, request.params.slug, ROLE.member);
-      const { name } = parse(identifierQuery, request.query);
-      return identifierStatus(db, ws.workspace.id, name);
-    });
-  }
+  // The spec writes this one without a trailing slash; every route answers both (app.ts).
+  app.get<{ Params: SlugParams }>(`${WS}/project-identifiers/`, async (request) => {
+    const ws = await workspaceAccess(db, request, request.params.slug, ROLE.member);
+    const { name } = parse(identifierQuery, request.query);
+    return identifierStatus(db, ws.workspace.id, name);
+  });
 
   app.get<{ Params: SlugParams }>(`${WS}/project-stats/`, async (request) => {
     const ws = await workspaceAccess(db, request, request.params.slug);

@@ -1,5 +1,6 @@
 /**
- * Projects, their members and project favorites. Routes check who is calling (policies/access)
+ * Projects (reading, settings, archive, joining) and project favorites; membership lives in
+ * members.ts. Routes check who is calling (policies/access)
  * and pass the rows they got back; every query here is also scoped by workspace id, so nothing
  * is reachable by id alone from another workspace.
  *
@@ -12,24 +13,21 @@ import {
   DEFAULT_STATES,
   joinRoleFor,
   NETWORK,
-  projectRoleError,
   ROLE,
-  removesLastAdmin,
   sanitizeIdentifier,
-  sortOrderAtTop,
 } from "@tideline/shared";
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, max, min, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, max, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
-import { projectMembers, projects, states, userFavorites, users, workspaceMembers } from "../../db/schema.ts";
+import { projectMembers, projects, states, userFavorites, workspaceMembers } from "../../db/schema.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
+import { memberStillInWorkspace, upsertMembership, workspaceRoles } from "./members.ts";
 import {
   type ProjectViewer,
   presentOwnMembership,
   presentProjectDetail,
   presentProjectFavorite,
   presentProjectLite,
-  presentProjectMember,
 } from "./presenter.ts";
 import type { CreateProjectBody, StatField, UpdateProjectBody } from "./schema.ts";
 
@@ -37,13 +35,6 @@ export const PROJECT_FAVORITE = "project";
 const FAVORITE_STEP = 10000;
 
 // ───────────────────────────── helpers ─────────────────────────────
-
-/** Join condition: the project member is still an active workspace member. */
-const memberStillInWorkspace = and(
-  eq(workspaceMembers.workspaceId, projectMembers.workspaceId),
-  eq(workspaceMembers.memberId, projectMembers.memberId),
-  eq(workspaceMembers.isActive, true),
-);
 
 /** The Postgres unique-violation constraint behind `error` (drizzle wraps driver errors), if any. */
 function uniqueViolation(error: unknown): string | null {
@@ -108,85 +99,6 @@ function sanitizedIdentifierOrThrow(raw: string): string {
   if (!check.ok) throw badRequest(check.message, { identifier: [check.message] });
   return check.identifier;
 }
-
-/** Active workspace roles of `userIds` in the workspace (absent: not an active member). */
-async function workspaceRoles(db: DbOrTx, workspaceId: string, userIds: string[]): Promise<Map<string, number>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db
-    .select({ userId: workspaceMembers.memberId, role: workspaceMembers.role })
-    .from(workspaceMembers)
-    .where(
-      and(
-        eq(workspaceMembers.workspaceId, workspaceId),
-        inArray(workspaceMembers.memberId, userIds),
-        eq(workspaceMembers.isActive, true),
-      ),
-    );
-  return new Map(rows.map((r) => [r.userId, r.role]));
-}
-
-/** Sort order that puts a project first in `userId`'s list of this workspace. */
-async function topSortOrder(db: DbOrTx, workspaceId: string, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ smallest: min(projectMembers.sortOrder) })
-    .from(projectMembers)
-    .where(and(eq(projectMembers.workspaceId, workspaceId), eq(projectMembers.memberId, userId)));
-  return sortOrderAtTop(row?.smallest ?? null);
-}
-
-/**
- * Make `userId` an active member with `role`: insert the row, or revive a former membership
- * (keeping its view settings). Returns the row.
- */
-async function upsertMembership(
-  tx: DbOrTx,
-  project: { id: string; workspaceId: string },
-  userId: string,
-  role: number,
-  actorId: string,
-) {
-  const sortOrder = await topSortOrder(tx, project.workspaceId, userId);
-  const [row] = await tx
-    .insert(projectMembers)
-    .values({
-      workspaceId: project.workspaceId,
-      projectId: project.id,
-      memberId: userId,
-      role,
-      sortOrder,
-      createdById: actorId,
-      updatedById: actorId,
-    })
-    .onConflictDoUpdate({
-      target: [projectMembers.projectId, projectMembers.memberId],
-      set: { role, isActive: true, sortOrder, updatedById: actorId, updatedAt: new Date() },
-    })
-    .returning();
-  if (!row) throw new Error("project member upsert failed");
-  return row;
-}
-
-/** Serialise member changes of one project, so two admins demoting each other can't both win. */
-async function lockProject(tx: DbOrTx, projectId: string): Promise<void> {
-  await tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).for("update");
-}
-
-async function activeAdminCount(tx: DbOrTx, projectId: string): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(projectMembers)
-    .innerJoin(workspaceMembers, memberStillInWorkspace)
-    .where(
-      and(
-        eq(projectMembers.projectId, projectId),
-        eq(projectMembers.isActive, true),
-        eq(projectMembers.role, ROLE.admin),
-      ),
-    );
-  return row?.n ?? 0;
-}
-
-const LAST_ADMIN = "LAST_ADMIN";
 
 // ───────────────────────────── reading projects ─────────────────────────────
 
@@ -499,201 +411,6 @@ export async function restoreProject(db: DbOrTx, access: ProjectAccess): Promise
     .update(projects)
     .set({ archivedAt: null, updatedById: user.id })
     .where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
-}
-
-// ───────────────────────────── members ─────────────────────────────
-
-export async function listMembers(db: DbOrTx, project: ProjectRow, options: { excludeGuests: boolean }) {
-  const rows = await db
-    .select({ membership: projectMembers, user: users })
-    .from(projectMembers)
-    .innerJoin(workspaceMembers, memberStillInWorkspace)
-    .innerJoin(users, eq(users.id, projectMembers.memberId))
-    .where(
-      and(
-        eq(projectMembers.projectId, project.id),
-        eq(projectMembers.workspaceId, project.workspaceId),
-        eq(projectMembers.isActive, true),
-        options.excludeGuests ? gt(projectMembers.role, ROLE.guest) : undefined,
-      ),
-    )
-    .orderBy(asc(projectMembers.createdAt), asc(projectMembers.id));
-  return rows.map((r) => presentProjectMember(r.membership, r.user));
-}
-
-/** An active member row of this project, by its id, with the person and their workspace role. */
-async function findMember(db: DbOrTx, project: ProjectRow, memberRowId: string) {
-  const [row] = await db
-    .select({ membership: projectMembers, user: users, workspaceRole: workspaceMembers.role })
-    .from(projectMembers)
-    .innerJoin(workspaceMembers, memberStillInWorkspace)
-    .innerJoin(users, eq(users.id, projectMembers.memberId))
-    .where(
-      and(
-        eq(projectMembers.id, memberRowId),
-        eq(projectMembers.projectId, project.id),
-        eq(projectMembers.workspaceId, project.workspaceId),
-        eq(projectMembers.isActive, true),
-      ),
-    )
-    .limit(1);
-  if (!row) throw notFound("Member");
-  return row;
-}
-
-export async function getMember(db: DbOrTx, project: ProjectRow, memberRowId: string) {
-  const row = await findMember(db, project, memberRowId);
-  return presentProjectMember(row.membership, row.user);
-}
-
-/** The caller's role in the project; routes only reach here as a project member. */
-function callerRole(access: ProjectAccess): number {
-  return access.projectMembership?.role ?? 0;
-}
-
-const nameOf = (user: { displayName: string; email: string; id: string }) => user.displayName || user.email || user.id;
-
-/**
- * Bulk add: every person must be an active workspace member not yet in the project, and get a
- * role no higher than their workspace role nor the caller's. All or nothing.
- */
-export async function addMembers(db: Db, access: ProjectAccess, items: { member_id: string; role: number }[]) {
-  const { project, user } = access;
-  const ids = items.map((i) => i.member_id);
-  const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
-  if (duplicate)
-    throw badRequest(`Member ${duplicate} is listed twice.`, { members: [`${duplicate} is listed twice`] });
-
-  const roles = await workspaceRoles(db, project.workspaceId, ids);
-  const people = new Map((await db.select().from(users).where(inArray(users.id, ids))).map((u) => [u.id, u] as const));
-  const current = await db
-    .select({ memberId: projectMembers.memberId })
-    .from(projectMembers)
-    .where(
-      and(
-        eq(projectMembers.projectId, project.id),
-        inArray(projectMembers.memberId, ids),
-        eq(projectMembers.isActive, true),
-      ),
-    );
-  const alreadyIn = new Set(current.map((c) => c.memberId));
-
-  items.forEach((item, index) => {
-    const field = `members.${index}.member_id`;
-    const workspaceRole = roles.get(item.member_id);
-    const person = people.get(item.member_id);
-    if (workspaceRole === undefined || !person) {
-      const message = `User ${item.member_id} is not an active member of this workspace.`;
-      throw badRequest(message, { [field]: [message] }, "NOT_WORKSPACE_MEMBER");
-    }
-    if (alreadyIn.has(item.member_id)) {
-      const message = `${nameOf(person)} is already a member of this project.`;
-      throw badRequest(message, { [field]: [message] }, "ALREADY_MEMBER");
-    }
-    const roleError = projectRoleError({
-      requested: item.role,
-      targetWorkspaceRole: workspaceRole,
-      callerRole: callerRole(access),
-    });
-    if (roleError) {
-      const message = `${nameOf(person)}: ${roleError}`;
-      throw badRequest(message, { [`members.${index}.role`]: [roleError] }, "ROLE_TOO_HIGH");
-    }
-  });
-
-  const rows = await db.transaction(async (tx) => {
-    const added = [];
-    for (const item of items) added.push(await upsertMembership(tx, project, item.member_id, item.role, user.id));
-    return added;
-  });
-  return rows.map((row) => {
-    const person = people.get(row.memberId);
-    if (!person) throw new Error("member vanished");
-    return presentProjectMember(row, person);
-  });
-}
-
-export async function updateMemberRole(db: Db, access: ProjectAccess, memberRowId: string, role: number) {
-  const { project, user } = access;
-  return db.transaction(async (tx) => {
-    await lockProject(tx, project.id);
-    const target = await findMember(tx, project, memberRowId);
-    const roleError = projectRoleError({
-      requested: role,
-      targetWorkspaceRole: target.workspaceRole,
-      callerRole: callerRole(access),
-    });
-    if (roleError) throw badRequest(roleError, { role: [roleError] }, "ROLE_TOO_HIGH");
-    if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, role)) {
-      throw badRequest(
-        "A project needs at least one admin. Make someone else an admin before changing this role.",
-        { role: ["The last admin can't be demoted."] },
-        LAST_ADMIN,
-      );
-    }
-    const [row] = await tx
-      .update(projectMembers)
-      .set({ role, updatedById: user.id })
-      .where(eq(projectMembers.id, target.membership.id))
-      .returning();
-    if (!row) throw notFound("Member");
-    return presentProjectMember(row, target.user);
-  });
-}
-
-/** End a membership: the row is kept inactive (view settings survive a re-join); favorites go. */
-async function endMembership(
-  tx: DbOrTx,
-  project: ProjectRow,
-  membership: { id: string; memberId: string },
-  actorId: string,
-) {
-  await tx
-    .update(projectMembers)
-    .set({ isActive: false, updatedById: actorId })
-    .where(eq(projectMembers.id, membership.id));
-  await tx
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.workspaceId, project.workspaceId),
-        eq(userFavorites.userId, membership.memberId),
-        eq(userFavorites.projectId, project.id),
-      ),
-    );
-}
-
-export async function removeMember(db: Db, access: ProjectAccess, memberRowId: string): Promise<void> {
-  const { project, user } = access;
-  await db.transaction(async (tx) => {
-    await lockProject(tx, project.id);
-    const target = await findMember(tx, project, memberRowId);
-    if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, null)) {
-      throw badRequest(
-        "A project needs at least one admin. Make someone else an admin before removing this one.",
-        undefined,
-        LAST_ADMIN,
-      );
-    }
-    await endMembership(tx, project, target.membership, user.id);
-  });
-}
-
-export async function leaveProject(db: Db, access: ProjectAccess): Promise<void> {
-  const { project, user, projectMembership } = access;
-  if (!projectMembership) throw badRequest("You are not a member of this project.");
-  await db.transaction(async (tx) => {
-    await lockProject(tx, project.id);
-    const target = await findMember(tx, project, projectMembership.id);
-    if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, null)) {
-      throw badRequest(
-        "You are the last admin of this project. Make someone else an admin before leaving.",
-        undefined,
-        LAST_ADMIN,
-      );
-    }
-    await endMembership(tx, project, target.membership, user.id);
-  });
 }
 
 /**

@@ -190,7 +190,7 @@ export function ProjectGeneralSettings() {
           disabled={!editable}
           options={[
             { value: "", label: t("projects.form.noLead") },
-            ...people.map((m) => ({ value: m.member.id, label: memberName(m.member) })),
+            ...people.map((m) => ({ value: m.member, label: memberName(m.member_details) })),
           ]}
           hint={t("projects.settings.leadHint")}
         />

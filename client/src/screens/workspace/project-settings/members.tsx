@@ -52,7 +52,7 @@ export function ProjectMembersSettings() {
     const q = query.trim().toLowerCase();
     if (!list || !q) return list;
     return list.filter(
-      (m) => memberName(m.member).toLowerCase().includes(q) || m.member.email.toLowerCase().includes(q),
+      (m) => memberName(m.member_details).toLowerCase().includes(q) || m.member_details.email.toLowerCase().includes(q),
     );
   }, [list, query]);
 
@@ -97,20 +97,20 @@ export function ProjectMembersSettings() {
           <EmptyState icon={Users} title={t("projects.members.none")} />
         ) : (
           shown.map((m) => {
-            const isMe = m.member.id === me?.id;
+            const isMe = m.member === me?.id;
             return (
               <div key={m.id} className="member-row">
-                <Avatar name={memberName(m.member)} src={m.member.avatar_url} size={30} />
+                <Avatar name={memberName(m.member_details)} src={m.member_details.avatar_url} size={30} />
                 <div className="member-info">
                   <span className="member-name">
-                    {memberName(m.member)}
+                    {memberName(m.member_details)}
                     {isMe ? <span className="badge you-badge">{t("workspace.common.you")}</span> : null}
                   </span>
-                  <span className="member-email">{m.member.email}</span>
+                  <span className="member-email">{m.member_details.email}</span>
                 </div>
                 {isAdmin ? (
                   <RoleSelect
-                    label={t("projects.members.roleOf", { name: memberName(m.member) })}
+                    label={t("projects.members.roleOf", { name: memberName(m.member_details) })}
                     value={m.role}
                     max={projectRole ?? ROLE.guest}
                     onChange={(role) => void updateProjectMemberRole(slug, project.id, m.id, role)}
@@ -125,7 +125,7 @@ export function ProjectMembersSettings() {
                         variant="ghost"
                         size="sm"
                         className="icon-btn"
-                        aria-label={t("projects.members.actionsFor", { name: memberName(m.member) })}
+                        aria-label={t("projects.members.actionsFor", { name: memberName(m.member_details) })}
                       >
                         <Ellipsis size={14} />
                       </Button>
@@ -149,7 +149,7 @@ export function ProjectMembersSettings() {
       <ConfirmModal
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}
-        title={t("projects.members.removeTitle", { name: removing ? memberName(removing.member) : "" })}
+        title={t("projects.members.removeTitle", { name: removing ? memberName(removing.member_details) : "" })}
         description={t("projects.members.removeDescription", { project: project.name })}
         confirmLabel={t("projects.members.remove")}
         onConfirm={async () => {
@@ -191,7 +191,7 @@ function AddMembersModal({ onClose }: { onClose: () => void }) {
     void fetchWorkspaceMembers(slug).catch(() => undefined);
   }, [slug]);
 
-  const inProject = new Set((snap.byProject[project.id] ?? []).map((m) => m.member.id));
+  const inProject = new Set((snap.byProject[project.id] ?? []).map((m) => m.member));
   const workspaceMembers = snap.bySlug[slug];
   const candidates = (workspaceMembers ?? []).filter((m) => !inProject.has(m.member.id));
   const q = query.trim().toLowerCase();
