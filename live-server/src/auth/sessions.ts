@@ -1,12 +1,20 @@
 /**
  * Server-side sessions. The cookie carries a random token; the database keeps only its hash,
  * so a leaked database cannot be replayed as cookies. A new token is issued at every sign-in
- * (no fixation), and rows are deleted at sign-out and on deactivation.
+ * (no fixation).
+ *
+ * Ending sessions happens only here (`revokeSession`, `revokeUserSessions`): each deletes the
+ * rows and emits `session.revoked` with the ended session ids, published after the caller's
+ * transaction commits (events/bus.ts transactionWithEvents). The live layer closes the
+ * WebSockets those sessions authenticated, on every instance (live/service.ts). Deleting
+ * session rows any other way would leave open live connections signed in.
  */
-import { and, eq, gt } from "drizzle-orm";
+import type { SessionRevokedData } from "@tideline/shared";
+import { and, eq, gt, ne } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
 import type { DbOrTx } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
+import type { EmitFn } from "../events/bus.ts";
 import { randomToken, sha256 } from "./crypto.ts";
 
 export const SESSION_COOKIE = "session-id";
@@ -52,14 +60,47 @@ export async function userForToken(
   return row;
 }
 
-export async function deleteSessionByToken(db: DbOrTx, token: string | undefined): Promise<void> {
-  if (!token) return;
-  await db.delete(sessions).where(eq(sessions.tokenHash, sha256(token)));
+function emitRevoked(emit: EmitFn, ended: { id: string; userId: string }[]): void {
+  const byUser = new Map<string, string[]>();
+  for (const row of ended) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), row.id]);
+  for (const [userId, ids] of byUser) {
+    emit("session.revoked", { workspaceId: null, projectId: null, entityId: userId }, {
+      user_id: userId,
+      session_ids: ids,
+    } satisfies SessionRevokedData);
+  }
 }
 
-/** Sign a user out everywhere (deactivation, password reset). */
-export async function deleteUserSessions(db: DbOrTx, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+const endedColumns = { id: sessions.id, userId: sessions.userId };
+
+/**
+ * End the session of one cookie token (sign-out, a new sign-in replacing the browser's old
+ * session), expired or not. Nothing happens for an unknown token.
+ */
+export async function revokeSession(tx: DbOrTx, emit: EmitFn, token: string | undefined): Promise<void> {
+  if (!token || token.length > 200) return;
+  const ended = await tx
+    .delete(sessions)
+    .where(eq(sessions.tokenHash, sha256(token)))
+    .returning(endedColumns);
+  emitRevoked(emit, ended);
+}
+
+/**
+ * End every session of a user (deactivation, password reset), or every one but the session of
+ * `except` (a cookie token: the password change made from this browser keeps it signed in).
+ */
+export async function revokeUserSessions(
+  tx: DbOrTx,
+  emit: EmitFn,
+  userId: string,
+  options: { except?: string | undefined } = {},
+): Promise<void> {
+  const condition = options.except
+    ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, sha256(options.except)))
+    : eq(sessions.userId, userId);
+  const ended = await tx.delete(sessions).where(condition).returning(endedColumns);
+  emitRevoked(emit, ended);
 }
 
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {

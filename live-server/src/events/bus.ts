@@ -55,7 +55,7 @@ export function eventOrigin(request: FastifyRequest): EventOrigin {
 
 export type EmitFn = (
   type: DomainEventType,
-  scope: { workspaceId: string; projectId: string | null; entityId: string },
+  scope: { workspaceId: string | null; projectId: string | null; entityId: string },
   data: Record<string, unknown>,
 ) => void;
 

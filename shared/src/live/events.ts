@@ -42,6 +42,11 @@ export const DOMAIN_EVENT_TYPES = [
   "project.member.added",
   "project.member.updated",
   "project.member.removed",
+  "workspace.deleted",
+  "workspace.member.added",
+  "workspace.member.updated",
+  "workspace.member.removed",
+  "session.revoked",
   "page.created",
   "page.updated",
   "page.deleted",
@@ -59,11 +64,23 @@ export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 /** The entity family an event is about (the part before the first dot). */
 export type DomainEntity = DomainEventType extends `${infer E}.${string}` ? E : never;
 
+/**
+ * Events that change who may do what; the live layer re-checks (or closes) the open connections
+ * they touch. Membership events carry the person in `data.member` (the user id), as
+ * `eventRecipientId` reads it; `session.revoked` carries the ended sessions.
+ */
+export type SessionRevokedData = {
+  user_id: string;
+  /** Ids of the session rows that were ended (never tokens, nor their hashes). */
+  session_ids: string[];
+};
+
 export type DomainEvent<T = Record<string, unknown>> = {
   /** Unique per event; clients use it to drop duplicates after a reconnect. */
   id: string;
   type: DomainEventType;
-  workspace_id: string;
+  /** Null only for events about an account rather than a workspace (`session.revoked`). */
+  workspace_id: string | null;
   project_id: string | null;
   /** Id of the changed entity (work item, comment, state, …). */
   entity_id: string;

@@ -157,6 +157,8 @@ export function eventRecipientId(event: DomainEvent): string | null {
     return null;
   };
   if (event.type.startsWith("notification.")) return pick("receiver", "receiver_id");
-  if (event.type.startsWith("project.member.")) return pick("member", "member_id");
+  if (event.type.startsWith("project.member.") || event.type.startsWith("workspace.member.")) {
+    return pick("member", "member_id");
+  }
   return null;
 }

@@ -14,8 +14,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hashPassword, verifyPassword } from "../../auth/crypto.ts";
 import { hasValidCsrf, issueCsrfToken } from "../../auth/csrf.ts";
 import { field, redirectAfterSignIn, redirectWithAuthError } from "../../auth/redirect.ts";
-import { clearSessionCookie, deleteSessionByToken, deleteUserSessions, SESSION_COOKIE } from "../../auth/sessions.ts";
+import { clearSessionCookie, revokeSession, revokeUserSessions, SESSION_COOKIE } from "../../auth/sessions.ts";
 import { users } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { forbidden } from "../../http/errors.ts";
 import { requireUser } from "../../policies/access.ts";
 import { presentMe } from "../../presenters/user.ts";
@@ -24,7 +25,6 @@ import { consumeMagicCode, issueMagicCode, type MagicCodeCheck } from "./magic-c
 import {
   authSettings,
   createUserWithProfile,
-  deleteOtherSessions,
   findPasswordToken,
   findUserByEmail,
   hasPendingInvitation,
@@ -251,11 +251,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         // A bad password leaves the token alive, so the user can try again from the same link.
         if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
         const passwordHash = await hashPassword(password);
-        await db.transaction(async (tx) => {
+        await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
           if (!(await markPasswordTokenUsed(tx, found.id))) refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
           await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, found.userId));
-          // Whoever knew the old password is signed out everywhere.
-          await deleteUserSessions(tx, found.userId);
+          // Whoever knew the old password is signed out everywhere (open live sockets too).
+          await revokeUserSessions(tx, emit, found.userId);
         });
         return { message: "Password reset successfully." };
       },
@@ -298,10 +298,10 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         if (!(await verifyPassword(oldPassword, user.passwordHash))) refuse(AUTH_ERROR.INCORRECT_OLD_PASSWORD);
         if (!isAcceptablePassword(newPassword)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
         const passwordHash = await hashPassword(newPassword);
-        await db.transaction(async (tx) => {
+        await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
           await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, user.id));
           // Other devices must sign in again with the new password; this one stays signed in.
-          await deleteOtherSessions(tx, user.id, request.sessionToken);
+          await revokeUserSessions(tx, emit, user.id, { except: request.sessionToken });
         });
         return { message: "Password changed successfully." };
       },
@@ -409,7 +409,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       throw forbidden("CSRF token is missing or invalid.");
     }
     // The raw cookie, not request.sessionToken: an expired session's row goes too.
-    await deleteSessionByToken(db, request.cookies[SESSION_COOKIE]);
+    await transactionWithEvents(db, app.ctx.events, eventOrigin(request), (tx, emit) =>
+      revokeSession(tx, emit, request.cookies[SESSION_COOKIE]),
+    );
     clearSessionCookie(reply, app.secureCookies);
     return redirectAfterSignIn(reply, field(request.body, "next_path"));
   });

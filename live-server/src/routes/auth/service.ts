@@ -2,12 +2,13 @@
  * What the sign-in flows share: the instance's readiness and switches, user look-up and
  * creation, starting a session, and password-reset tokens.
  */
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { randomToken, sha256 } from "../../auth/crypto.ts";
-import { createSession, deleteSessionByToken, SESSION_COOKIE, setSessionCookie } from "../../auth/sessions.ts";
+import { createSession, revokeSession, SESSION_COOKIE, setSessionCookie } from "../../auth/sessions.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { passwordTokens, sessions, userProfiles, users, workspaceInvitations } from "../../db/schema.ts";
+import { passwordTokens, userProfiles, users, workspaceInvitations } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { authSwitches, getInstance, hasInstanceAdmin } from "../instances/service.ts";
 
 export type UserRow = typeof users.$inferSelect;
@@ -83,25 +84,18 @@ export async function startSession(
   user: UserRow,
   changes: Partial<Pick<UserRow, "isEmailVerified">> = {},
 ): Promise<void> {
-  const { db } = app.ctx;
-  await deleteSessionByToken(db, request.cookies[SESSION_COOKIE]);
-  const token = await createSession(db, user.id, { userAgent: request.headers["user-agent"], ip: request.ip });
-  await db
-    .update(users)
-    .set({ ...changes, lastLoginAt: new Date(), lastLoginIp: request.ip })
-    .where(eq(users.id, user.id));
+  const { db, events } = app.ctx;
+  const token = await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
+    // The browser's previous session (maybe another account's) ends: its live sockets close.
+    await revokeSession(tx, emit, request.cookies[SESSION_COOKIE]);
+    const created = await createSession(tx, user.id, { userAgent: request.headers["user-agent"], ip: request.ip });
+    await tx
+      .update(users)
+      .set({ ...changes, lastLoginAt: new Date(), lastLoginIp: request.ip })
+      .where(eq(users.id, user.id));
+    return created;
+  });
   setSessionCookie(reply, token, app.secureCookies);
-}
-
-/** Every session of the user except the one making the request (password change). */
-export async function deleteOtherSessions(db: DbOrTx, userId: string, keepToken: string | undefined): Promise<void> {
-  await db
-    .delete(sessions)
-    .where(
-      keepToken
-        ? and(eq(sessions.userId, userId), ne(sessions.tokenHash, sha256(keepToken)))
-        : eq(sessions.userId, userId),
-    );
 }
 
 /** A new reset token for the user; earlier unused ones stop working so only the latest link does. */

@@ -9,8 +9,9 @@ import { z } from "zod";
 import { hashPassword, verifyPassword } from "../../auth/crypto.ts";
 import { hasValidCsrf } from "../../auth/csrf.ts";
 import { field, redirectWithAuthError } from "../../auth/redirect.ts";
-import { clearSessionCookie, createSession, deleteSessionByToken, setSessionCookie } from "../../auth/sessions.ts";
+import { clearSessionCookie, createSession, revokeSession, setSessionCookie } from "../../auth/sessions.ts";
 import { type InstanceConfig, instance, instanceAdmins, userProfiles, users, workspaces } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, parse } from "../../http/errors.ts";
 import { requireUser } from "../../policies/access.ts";
 import { authSwitches, getInstance, hasInstanceAdmin } from "./service.ts";
@@ -156,7 +157,9 @@ export async function instanceRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post("/api/instances/admins/sign-out/", { config: { public: true } }, async (request, reply) => {
-    await deleteSessionByToken(db, request.sessionToken);
+    await transactionWithEvents(db, app.ctx.events, eventOrigin(request), (tx, emit) =>
+      revokeSession(tx, emit, request.sessionToken),
+    );
     clearSessionCookie(reply, app.secureCookies);
     return reply.redirect(ADMIN_SIGN_IN_PAGE, 302);
   });

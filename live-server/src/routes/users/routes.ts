@@ -6,9 +6,10 @@
 import { ROLE } from "@tideline/shared";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { clearSessionCookie, deleteUserSessions } from "../../auth/sessions.ts";
+import { clearSessionCookie, revokeUserSessions } from "../../auth/sessions.ts";
 import type { NotificationPreferences, OnboardingStep } from "../../db/schema.ts";
 import { instanceAdmins, projectMembers, projects, userProfiles, users, workspaceMembers } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, parse } from "../../http/errors.ts";
 import { requireUser, workspaceAccess } from "../../policies/access.ts";
 import { presentMe } from "../../presenters/user.ts";
@@ -84,14 +85,15 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
         "LAST_INSTANCE_ADMIN",
       );
     }
-    await db.transaction(async (tx) => {
+    await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       await tx.update(users).set({ isActive: false, updatedById: user.id }).where(eq(users.id, user.id));
       const memberships = await tx
         .select({ workspaceId: workspaceMembers.workspaceId })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.memberId, user.id), eq(workspaceMembers.isActive, true)));
       for (const m of memberships) await deactivateMembership(tx, m.workspaceId, user.id);
-      await deleteUserSessions(tx, user.id);
+      // Every device is signed out, open live sockets included.
+      await revokeUserSessions(tx, emit, user.id);
     });
     clearSessionCookie(reply, app.secureCookies);
     return reply.status(204).send();
