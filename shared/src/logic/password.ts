@@ -9,7 +9,7 @@ export const PASSWORD_MESSAGES = {
   emailInvalid: "Email is invalid",
   mismatch: "Passwords don't match",
   enterPassword: "Please enter your password",
-  tooShort: "Password length should me more than 8 characters",
+  tooShort: "Password must be at least 8 characters long",
   weak: "Password is weak",
   strong: "Password is strong",
   setStrong: "Try setting-up a strong password to proceed",
