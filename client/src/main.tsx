@@ -4,6 +4,8 @@ import { RouterProvider } from "react-router/dom";
 import { router } from "./app/router";
 import { initI18n } from "./i18n";
 import { applyTheme } from "./stores/theme";
+// The UI font ships with the app (no font CDN): Inter, variable weights, every subset.
+import "@fontsource-variable/inter/wght.css";
 import "./styles/tokens.css";
 import "./styles/base.css";
 import "./styles/ui.css";

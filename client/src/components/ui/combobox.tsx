@@ -9,6 +9,7 @@ import {
   type ReactElement,
   type ReactNode,
   type SyntheticEvent,
+  useEffect,
   useId,
   useMemo,
   useRef,
@@ -23,6 +24,8 @@ export type ComboOption = {
   /** Extra text the search matches (e.g. an email). */
   keywords?: string;
   hint?: ReactNode;
+  /** Shown but not pickable (e.g. a role above the caller's own). */
+  disabled?: boolean;
 };
 
 type Props = {
@@ -44,6 +47,14 @@ type Props = {
   disabled?: boolean;
   /** Shown under the list (e.g. "Clear"). */
   footer?: ReactNode;
+  /**
+   * A search box above the list (default). Short fixed lists (roles, sizes) leave it out: the
+   * list itself takes the focus, ↑/↓/Home/End move, a letter jumps to the next option
+   * starting with it.
+   */
+  searchable?: boolean;
+  /** A class for the popover (e.g. to widen it). */
+  popoverClassName?: string;
 };
 
 /** Clicks, keys and pointer presses inside the list must not reach a row or card behind it (React bubbles through portals). */
@@ -67,6 +78,8 @@ export function Combobox({
   align = "start",
   disabled,
   footer,
+  searchable = true,
+  popoverClassName,
 }: Props) {
   const [openState, setOpenState] = useState(false);
   const open = openProp ?? openState;
@@ -94,19 +107,53 @@ export function Combobox({
     return all.filter((o) => `${o.label} ${o.keywords ?? ""}`.toLowerCase().includes(q));
   }, [all, query]);
 
+  // Opening starts on the chosen option, so ↑/↓ move from where the value is.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the popover opens
+  useEffect(() => {
+    if (!open) return;
+    const index = shown.findIndex((o) => isSelected(o.value));
+    if (index > 0) {
+      setActive(index);
+      requestAnimationFrame(() =>
+        listRef.current?.querySelector(`[data-index="${index}"]`)?.scrollIntoView({ block: "nearest" }),
+      );
+    }
+  }, [open]);
+
   const pick = (value: string) => {
+    if (all.find((o) => o.value === value)?.disabled) return;
     onSelect(value);
     if (!multiple) setOpen(false);
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+  const moveTo = (next: number) => {
+    setActive(next);
+    listRef.current?.querySelector(`[data-index="${next}"]`)?.scrollIntoView({ block: "nearest" });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     event.stopPropagation();
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       const delta = event.key === "ArrowDown" ? 1 : -1;
-      const next = shown.length ? (active + delta + shown.length) % shown.length : 0;
-      setActive(next);
-      listRef.current?.querySelector(`[data-index="${next}"]`)?.scrollIntoView({ block: "nearest" });
+      moveTo(shown.length ? (active + delta + shown.length) % shown.length : 0);
+    } else if (!searchable && (event.key === "Home" || event.key === "End")) {
+      event.preventDefault();
+      moveTo(event.key === "Home" ? 0 : Math.max(0, shown.length - 1));
+    } else if (!searchable && event.key.length === 1 && /\S/.test(event.key)) {
+      // Type-ahead: the next option whose label starts with the letter.
+      const letter = event.key.toLowerCase();
+      for (let step = 1; step <= shown.length; step++) {
+        const index = (active + step) % shown.length;
+        if (shown[index]?.label.toLowerCase().startsWith(letter)) {
+          moveTo(index);
+          break;
+        }
+      }
+    } else if (!searchable && event.key === " ") {
+      event.preventDefault();
+      const option = shown[active];
+      if (option) pick(option.value);
     } else if (event.key === "Enter") {
       event.preventDefault();
       const option = shown[active];
@@ -135,7 +182,7 @@ export function Combobox({
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content
-          className="combo-pop"
+          className={clsx("combo-pop", popoverClassName)}
           align={align}
           sideOffset={4}
           collisionPadding={8}
@@ -144,27 +191,33 @@ export function Combobox({
           onKeyDown={stop}
           onDoubleClick={stop}
         >
-          <input
-            className="combo-search"
-            role="combobox"
-            aria-label={label}
-            aria-expanded
-            aria-controls={listId}
-            aria-activedescendant={shown[active] ? `${listId}-${active}` : undefined}
-            placeholder={searchPlaceholder}
-            value={query}
-            onChange={(e) => {
-              setQuery(e.target.value);
-              setActive(0);
-            }}
-            onKeyDown={onKeyDown}
-          />
+          {searchable ? (
+            <input
+              className="combo-search"
+              role="combobox"
+              aria-label={label}
+              aria-expanded
+              aria-controls={listId}
+              aria-activedescendant={shown[active] ? `${listId}-${active}` : undefined}
+              placeholder={searchPlaceholder}
+              value={query}
+              onChange={(e) => {
+                setQuery(e.target.value);
+                setActive(0);
+              }}
+              onKeyDown={onKeyDown}
+            />
+          ) : null}
           <div
             className="combo-list"
             id={listId}
             role="listbox"
             aria-label={label}
             aria-multiselectable={multiple || undefined}
+            aria-activedescendant={!searchable && shown[active] ? `${listId}-${active}` : undefined}
+            // Without a search box the list itself holds the focus and the keys.
+            tabIndex={searchable ? undefined : 0}
+            onKeyDown={searchable ? undefined : onKeyDown}
             ref={listRef}
           >
             {shown.length === 0 ? <div className="combo-empty">{emptyText}</div> : null}
@@ -177,8 +230,13 @@ export function Combobox({
                   data-index={index}
                   role="option"
                   aria-selected={selected}
+                  aria-disabled={option.disabled || undefined}
                   tabIndex={-1}
-                  className={clsx("combo-option", index === active && "combo-option-active")}
+                  className={clsx(
+                    "combo-option",
+                    index === active && "combo-option-active",
+                    option.disabled && "combo-option-disabled",
+                  )}
                   onMouseEnter={() => setActive(index)}
                   onMouseDown={(e) => e.preventDefault()}
                   onClick={() => pick(option.value)}

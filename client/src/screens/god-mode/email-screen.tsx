@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { PasswordInput } from "../../components/password/password-input";
-import { Banner, Button, Field, ScreenLoader, TextInput } from "../../components/ui";
+import { Banner, Button, Field, ScreenLoader, Select, TextInput } from "../../components/ui";
 import {
   type InstanceConfiguration,
   instanceAdmin,
@@ -193,17 +193,19 @@ function SmtpForm({ configuration }: { configuration: InstanceConfiguration }) {
         />
         <Field label={t("godMode.email.security")} hint={t("godMode.email.securityHint")}>
           {(id, describedBy) => (
-            <select
+            <Select
               id={id}
-              className="select"
+              labelled
+              label={t("godMode.email.security")}
               aria-describedby={describedBy}
               value={values.security}
-              onChange={(e) => set("security")(e.target.value as Security)}
-            >
-              <option value="tls">{t("godMode.email.securityTls")}</option>
-              <option value="ssl">{t("godMode.email.securitySsl")}</option>
-              <option value="none">{t("godMode.email.securityNone")}</option>
-            </select>
+              onValueChange={(v) => set("security")(v as Security)}
+              options={[
+                { value: "tls", label: t("godMode.email.securityTls") },
+                { value: "ssl", label: t("godMode.email.securitySsl") },
+                { value: "none", label: t("godMode.email.securityNone") },
+              ]}
+            />
           )}
         </Field>
         <div className="gm-form-actions">

@@ -3,7 +3,7 @@ import { AlarmClock } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Button, Field, Modal, ModalFooter } from "../../components/ui";
+import { Button, DateInput, Field, Modal, ModalFooter, Select } from "../../components/ui";
 
 /** The spec's snooze choices (product-domain §4), in days. */
 const PRESETS = [
@@ -98,38 +98,35 @@ function CustomSnooze({ onClose, onSnooze }: { onClose: () => void; onSnooze: (u
       <form onSubmit={submit} className="notif-snooze-form">
         <Field label={t("notifications.snooze.date")} error={error ?? undefined}>
           {(id, describedBy) => (
-            <input
+            <DateInput
               id={id}
+              labelled
+              label={t("notifications.snooze.date")}
               aria-describedby={describedBy}
-              type="date"
-              className="input"
+              clearable={false}
               value={date}
               min={format(new Date(), "yyyy-MM-dd")}
-              onChange={(e) => {
-                setDate(e.target.value);
+              onChange={(day) => {
+                if (day) setDate(day);
                 setError(null);
               }}
-              required
             />
           )}
         </Field>
         <Field label={t("notifications.snooze.time")}>
           {(id) => (
-            <select
+            <Select
               id={id}
-              className="input"
+              labelled
+              label={t("notifications.snooze.time")}
               value={time}
-              onChange={(e) => {
-                setTime(e.target.value);
+              searchable={false}
+              onValueChange={(slot) => {
+                setTime(slot);
                 setError(null);
               }}
-            >
-              {SLOTS.map((slot) => (
-                <option key={slot} value={slot}>
-                  {slot}
-                </option>
-              ))}
-            </select>
+              options={SLOTS.map((slot) => ({ value: slot, label: slot }))}
+            />
           )}
         </Field>
         <ModalFooter>

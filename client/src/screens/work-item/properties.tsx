@@ -9,7 +9,7 @@ import { Popover } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Avatar } from "../../components/ui";
+import { Avatar, DatePopover } from "../../components/ui";
 import { activeEstimate } from "../../stores/project-meta";
 import { patchWorkItem } from "../../stores/work-item-detail";
 import { useWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
@@ -202,7 +202,7 @@ export function Properties({ item }: { item: WorkItem }) {
   );
 }
 
-/** A date (yyyy-MM-dd) with the native picker, shown as "MMM dd, yyyy", and a clear button. */
+/** A date (yyyy-MM-dd), shown as "MMM dd, yyyy", picked in the app's calendar; a clear button. */
 function DateField({
   label,
   value,
@@ -221,24 +221,21 @@ function DateField({
   onChange: (value: string | null) => void;
 }) {
   const { t } = useTranslation();
+  const shown = value ? formatDay(value) : t("workItem.properties.none");
   return (
     <div className={overdue ? "wid-prop-date is-overdue" : "wid-prop-date"}>
-      <CalendarDays size={14} aria-hidden />
-      <span className="wid-prop-date-text" aria-hidden>
-        {value ? formatDay(value) : t("workItem.properties.none")}
-      </span>
-      <input
-        type="date"
-        className="wid-prop-date-input"
-        aria-label={label}
-        title={overdue ? t("workItem.properties.overdue") : undefined}
-        value={value ?? ""}
-        min={min ?? undefined}
-        max={max ?? undefined}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.value || null)}
-      />
-      {overdue ? <span className="visually-hidden">{t("workItem.properties.overdue")}</span> : null}
+      <DatePopover value={value} onChange={onChange} label={label} min={min} max={max} disabled={disabled}>
+        <button
+          type="button"
+          className="wid-prop-date-btn"
+          aria-label={`${label}: ${shown}${overdue ? ` (${t("workItem.properties.overdue")})` : ""}`}
+          title={overdue ? t("workItem.properties.overdue") : undefined}
+          disabled={disabled}
+        >
+          <CalendarDays size={14} aria-hidden />
+          <span className="wid-prop-date-text">{shown}</span>
+        </button>
+      </DatePopover>
       {value && !disabled ? (
         <button
           type="button"

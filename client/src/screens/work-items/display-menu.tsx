@@ -11,10 +11,10 @@ import type {
   IssueTypeFilter,
   OrderByKey,
 } from "@tideline/shared";
-import { ChevronDown, SlidersHorizontal } from "lucide-react";
+import { SlidersHorizontal } from "lucide-react";
 import { Popover } from "radix-ui";
 import { useTranslation } from "react-i18next";
-import { Button } from "../../components/ui";
+import { Button, Select } from "../../components/ui";
 import { setDisplayFilters, setDisplayProperty } from "../../stores/work-item-view";
 import { Toggle } from "../workspace/components/toggle";
 import { useWorkItemsContext } from "./context";
@@ -58,7 +58,7 @@ const SHOWN_PROPERTIES: DisplayProperty[] = [
   "updated_on",
 ];
 
-function NativeSelect({
+function PickerRow({
   label,
   value,
   options,
@@ -70,24 +70,10 @@ function NativeSelect({
   onChange: (value: string) => void;
 }) {
   return (
-    <label className="wi-display-row">
-      <span>{label}</span>
-      <span className="select-wrap">
-        <select
-          className="input input-compact select-native"
-          aria-label={label}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        >
-          {options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-        <ChevronDown size={13} className="select-chevron" aria-hidden />
-      </span>
-    </label>
+    <div className="wi-display-row">
+      <span aria-hidden>{label}</span>
+      <Select compact label={label} value={value} options={options} onValueChange={onChange} align="end" />
+    </div>
   );
 }
 
@@ -110,7 +96,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
       <Popover.Portal>
         <Popover.Content className="wi-menu-pop wi-display-pop" align="end" sideOffset={6} collisionPadding={8}>
           {layout !== "spreadsheet" ? (
-            <NativeSelect
+            <PickerRow
               label={t("workItems.display.groupBy")}
               value={display.group_by ?? ""}
               options={[
@@ -121,7 +107,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
             />
           ) : null}
           {layout === "kanban" ? (
-            <NativeSelect
+            <PickerRow
               label={t("workItems.display.subGroupBy")}
               value={display.sub_group_by ?? ""}
               options={[
@@ -131,7 +117,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
               onChange={(v) => set({ sub_group_by: (v || null) as GroupByKey | null })}
             />
           ) : null}
-          <NativeSelect
+          <PickerRow
             label={t("workItems.display.orderBy")}
             value={display.order_by}
             options={[
@@ -142,7 +128,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
             ]}
             onChange={(v) => set({ order_by: v as OrderByKey })}
           />
-          <NativeSelect
+          <PickerRow
             label={t("workItems.display.type")}
             value={display.type ?? ""}
             options={[

@@ -1,12 +1,12 @@
 import { ROLE } from "@tideline/shared";
 import { format, parseISO } from "date-fns";
-import { ChevronDown, FilePen, FolderInput, Trash2 } from "lucide-react";
+import { FilePen, FolderInput, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import { Button, EmptyState } from "../../components/ui";
+import { Button, EmptyState, Select } from "../../components/ui";
 import { readLocal, writeLocal } from "../../lib/local-storage";
 import {
   createDraft,
@@ -170,21 +170,13 @@ function DraftComposer({ projects: choices }: { projects: Project[] }) {
 
   return (
     <form className="draft-composer" onSubmit={submit} aria-label={t("drafts.newDraft")}>
-      <div className="select-wrap draft-project">
-        <select
-          className="input select-native"
-          aria-label={t("drafts.project")}
-          value={chosen}
-          onChange={(e) => setProjectId(e.target.value)}
-        >
-          {choices.map((p) => (
-            <option key={p.id} value={p.id}>
-              {`${p.identifier} · ${p.name}`}
-            </option>
-          ))}
-        </select>
-        <ChevronDown size={14} className="select-chevron" aria-hidden />
-      </div>
+      <Select
+        className="draft-project"
+        label={t("drafts.project")}
+        value={chosen}
+        onValueChange={setProjectId}
+        options={choices.map((p) => ({ value: p.id, label: `${p.identifier} · ${p.name}` }))}
+      />
       <input
         ref={input}
         className="input draft-title"

@@ -9,7 +9,7 @@ import { Check, ListFilter, X } from "lucide-react";
 import { Popover } from "radix-ui";
 import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Avatar, Button } from "../../components/ui";
+import { Avatar, Button, DateInput } from "../../components/ui";
 import { clearFilters, type StoredFilters, setFilter, toggleFilterValue } from "../../stores/work-item-view";
 import { type Lookups, useWorkItemsContext } from "./context";
 import { formatDate, LabelDot, PriorityIcon, StateIcon, useLabels } from "./properties";
@@ -187,22 +187,22 @@ function CustomRange({ value, onApply }: { value: readonly string[]; onApply: (t
     <div className="wi-custom-range">
       <span className="wi-filter-subtitle">{t("workItems.filters.custom")}</span>
       <div className="wi-custom-range-row">
-        <input
-          type="date"
-          className="input input-compact"
-          aria-label={t("workItems.filters.from")}
-          value={after}
-          max={before || undefined}
-          onChange={(e) => setAfter(e.target.value)}
+        <DateInput
+          compact
+          label={t("workItems.filters.from")}
+          placeholder={t("workItems.filters.from")}
+          value={after || null}
+          max={before || null}
+          onChange={(day) => setAfter(day ?? "")}
         />
         <span className="subtle">–</span>
-        <input
-          type="date"
-          className="input input-compact"
-          aria-label={t("workItems.filters.to")}
-          value={before}
-          min={after || undefined}
-          onChange={(e) => setBefore(e.target.value)}
+        <DateInput
+          compact
+          label={t("workItems.filters.to")}
+          placeholder={t("workItems.filters.to")}
+          value={before || null}
+          min={after || null}
+          onChange={(day) => setBefore(day ?? "")}
         />
         <Button
           size="sm"

@@ -20,11 +20,9 @@ import {
   Tag,
   Triangle,
   UserRound,
-  X,
 } from "lucide-react";
-import { Popover } from "radix-ui";
 import { forwardRef, memo, type ReactNode, type SyntheticEvent, useState } from "react";
-import { Avatar, Combobox, type ComboOption } from "../../components/ui";
+import { Avatar, Combobox, type ComboOption, DatePopover } from "../../components/ui";
 import type { ProjectState } from "../../stores/project-meta";
 import { updateWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
 import { type Lookups, useWorkItemsContext } from "./context";
@@ -432,56 +430,18 @@ export function DatePicker({
   );
   if (!armed && !open) return button;
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger asChild disabled={rest.disabled}>
-        {button}
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          className="combo-pop date-pop"
-          align="start"
-          sideOffset={4}
-          onClick={stop}
-          onPointerDown={stop}
-          onKeyDown={(e) => {
-            e.stopPropagation();
-            if (e.key === "Escape") setOpen(false);
-          }}
-        >
-          <label className="date-pop-label">
-            {name}
-            <input
-              type="date"
-              className="input input-compact"
-              value={value ?? ""}
-              min={min ?? undefined}
-              max={max ?? undefined}
-              // Focus the field so keyboard users can type the date at once.
-              ref={(el) => el?.focus()}
-              onChange={(e) => {
-                if (e.target.value) onChange(e.target.value);
-              }}
-              onKeyDown={(e) => {
-                if (e.key === "Enter") setOpen(false);
-              }}
-            />
-          </label>
-          {value ? (
-            <button
-              type="button"
-              className="combo-option date-clear"
-              onClick={() => {
-                onChange(null);
-                setOpen(false);
-              }}
-            >
-              <X size={13} aria-hidden />
-              {t("workItems.picker.clearDate")}
-            </button>
-          ) : null}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <DatePopover
+      value={value}
+      onChange={onChange}
+      label={name}
+      min={min}
+      max={max}
+      open={open}
+      onOpenChange={setOpen}
+      disabled={rest.disabled}
+    >
+      {button}
+    </DatePopover>
   );
 }
 

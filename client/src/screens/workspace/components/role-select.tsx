@@ -1,6 +1,6 @@
 import { ROLE } from "@tideline/shared";
-import { ChevronDown } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { Select } from "../../../components/ui";
 import "./components.css";
 
 const ORDER = [ROLE.admin, ROLE.member, ROLE.guest] as const;
@@ -37,21 +37,20 @@ export function RoleSelect({ value, onChange, max = ROLE.admin, disabled, label,
     [ROLE.guest]: t("workspace.roles.guestHint"),
   };
   return (
-    <div className="select-wrap role-select">
-      <select
-        aria-label={label}
-        className="input select-native input-compact"
-        value={value}
-        disabled={disabled}
-        onChange={(e) => onChange(Number(e.target.value))}
-      >
-        {ORDER.map((role) => (
-          <option key={role} value={role} disabled={role > max}>
-            {describe ? `${roleLabel(role)} — ${description[role]}` : roleLabel(role)}
-          </option>
-        ))}
-      </select>
-      <ChevronDown size={14} className="select-chevron" aria-hidden />
-    </div>
+    <Select
+      className="role-select"
+      compact
+      label={label}
+      value={String(value)}
+      disabled={disabled}
+      onValueChange={(v) => onChange(Number(v))}
+      options={ORDER.map((role) => ({
+        value: String(role),
+        label: roleLabel(role),
+        hint: describe ? description[role] : undefined,
+        disabled: role > max,
+      }))}
+      align="end"
+    />
   );
 }

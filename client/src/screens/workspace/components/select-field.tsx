@@ -1,50 +1,54 @@
-import { ChevronDown } from "lucide-react";
-import type { ReactNode, SelectHTMLAttributes } from "react";
-import { Field } from "../../../components/ui";
+import type { ReactNode } from "react";
+import { Field, Select, type SelectOption } from "../../../components/ui";
 import "./components.css";
 
-export type SelectOption = { value: string; label: string; disabled?: boolean };
+export type { SelectOption };
 
-type Props = Omit<SelectHTMLAttributes<HTMLSelectElement>, "onChange"> & {
+type Props = {
   label?: ReactNode;
+  /** Names the list when `label` is not plain text. */
+  listLabel?: string;
   error?: string | null;
   hint?: ReactNode;
   options: readonly SelectOption[];
   placeholder?: string;
+  value: string;
+  disabled?: boolean;
+  "aria-label"?: string;
   onValueChange: (value: string) => void;
 };
 
 /**
- * A labelled native select: the platform's own keyboard handling and screen-reader support,
- * styled like the text inputs.
+ * A labelled single-choice field: the app's own picker (components/ui/select), styled like the
+ * text inputs; the <label> names the trigger.
  */
-export function SelectField({ label, error, hint, options, placeholder, onValueChange, value, ...rest }: Props) {
+export function SelectField({
+  label,
+  listLabel,
+  error,
+  hint,
+  options,
+  placeholder,
+  onValueChange,
+  value,
+  ...rest
+}: Props) {
+  const name = listLabel ?? rest["aria-label"] ?? (typeof label === "string" ? label : "");
   return (
     <Field label={label} error={error} hint={hint}>
       {(id, describedBy) => (
-        <div className="select-wrap">
-          <select
-            id={id}
-            className="input select-native"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
-            value={value}
-            onChange={(e) => onValueChange(e.target.value)}
-            {...rest}
-          >
-            {placeholder !== undefined ? (
-              <option value="" disabled>
-                {placeholder}
-              </option>
-            ) : null}
-            {options.map((o) => (
-              <option key={o.value} value={o.value} disabled={o.disabled}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-          <ChevronDown size={14} className="select-chevron" aria-hidden />
-        </div>
+        <Select
+          id={id}
+          label={name}
+          labelled={Boolean(label)}
+          value={value}
+          options={options}
+          placeholder={placeholder}
+          disabled={rest.disabled}
+          onValueChange={onValueChange}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+        />
       )}
     </Field>
   );

@@ -3,12 +3,12 @@ import { SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-
 import { CSS } from "@dnd-kit/utilities";
 import { ROLE } from "@tideline/shared";
 import clsx from "clsx";
-import { ChevronDown, CornerDownRight, Ellipsis, GripVertical, Pencil, Plus, Tag, Trash2 } from "lucide-react";
+import { CornerDownRight, Ellipsis, GripVertical, Pencil, Plus, Tag, Trash2 } from "lucide-react";
 import { type CSSProperties, type FormEvent, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { useSnapshot } from "valtio";
-import { Button, EmptyState } from "../../../components/ui";
+import { Button, EmptyState, Select } from "../../../components/ui";
 import {
   type FlatLabel,
   flattenLabels,
@@ -408,22 +408,17 @@ function LabelForm({
             setError(null);
           }}
         />
-        <div className="select-wrap inline-form-parent">
-          <select
-            className="input input-compact select-native"
-            aria-label={t("labelSettings.parent")}
-            value={draft.parent ?? ""}
-            onChange={(e) => setDraft((d) => ({ ...d, parent: e.target.value || null }))}
-          >
-            <option value="">{t("labelSettings.noParent")}</option>
-            {choices.map((c) => (
-              <option key={c.id} value={c.id}>
-                {`${"\u00A0\u00A0\u00A0".repeat(c.depth)}${c.label.name}`}
-              </option>
-            ))}
-          </select>
-          <ChevronDown size={14} className="select-chevron" aria-hidden />
-        </div>
+        <Select
+          className="inline-form-parent"
+          compact
+          label={t("labelSettings.parent")}
+          value={draft.parent ?? ""}
+          onValueChange={(v) => setDraft((d) => ({ ...d, parent: v || null }))}
+          options={[
+            { value: "", label: t("labelSettings.noParent") },
+            ...choices.map((c) => ({ value: c.id, label: `${"\u00A0\u00A0\u00A0".repeat(c.depth)}${c.label.name}` })),
+          ]}
+        />
         <Button variant="secondary" size="sm" onClick={onCancel}>
           {t("workspace.common.cancel")}
         </Button>
