@@ -38,7 +38,14 @@ export type Notification = {
       state_group?: string | null;
       is_epic?: boolean;
     } | null;
-    issue_activity?: { field: string | null; verb: string } | null;
+    /** The change it is about, as the history recorded it (values are names, not ids). */
+    issue_activity?: {
+      field: string | null;
+      verb: string;
+      old_value?: string | null;
+      new_value?: string | null;
+      issue_comment?: string | null;
+    } | null;
   };
   entity_identifier: string | null;
   message_stripped: string | null;
@@ -94,7 +101,8 @@ function listKey(tab: NotificationTab, f: NotificationFilters): string {
   return JSON.stringify([tab, [...f.types].sort(), f.read, f.snoozed, f.archived]);
 }
 
-function query(tab: NotificationTab, f: NotificationFilters): Record<string, string> {
+/** The list call's query: the All tab lists mentions too (no `mentioned`), Mentions only them. */
+export function query(tab: NotificationTab, f: NotificationFilters): Record<string, string> {
   const q: Record<string, string> = { snoozed: String(f.snoozed), archived: String(f.archived) };
   if (tab === "mentions") q.mentioned = "true";
   if (f.types.length > 0) q.type = f.types.join(",");
@@ -161,7 +169,10 @@ export function setNotificationFilters(slug: string, patch: Partial<Notification
   void loadNotifications(slug).catch(() => undefined);
 }
 
-/** Counted in the badge: unread, not archived, not snoozed now. */
+/**
+ * Counted in the badge: unread, not archived, not snoozed now. The badge and the All tab show
+ * `total` (every such notification, mentions included); the Mentions tab shows `mention`.
+ */
 function counted(n: Pick<Notification, "read_at" | "archived_at" | "snoozed_till">): boolean {
   return !n.read_at && !n.archived_at && !(n.snoozed_till && Date.parse(n.snoozed_till) > Date.now());
 }
@@ -169,7 +180,7 @@ function counted(n: Pick<Notification, "read_at" | "archived_at" | "snoozed_till
 /** Does the notification belong in the list as currently filtered (as far as the client can tell)? */
 function fitsView(n: Notification): boolean {
   const { tab, filters } = notifications;
-  if (tab === "mentions" ? !n.is_mentioned_notification : n.is_mentioned_notification) return false;
+  if (tab === "mentions" && !n.is_mentioned_notification) return false;
   if (Boolean(n.archived_at) !== filters.archived) return false;
   const snoozed = Boolean(n.snoozed_till && Date.parse(n.snoozed_till) > Date.now());
   if (snoozed !== filters.snoozed) return false;
@@ -189,10 +200,13 @@ function change(slug: string, id: string, patch: Partial<Notification>): () => v
   if (!list || index < 0) return () => undefined;
   const before = list.items[index] as Notification;
   const after = { ...before, ...patch };
-  const bucket = before.is_mentioned_notification ? "mention" : "total";
+  const mention = before.is_mentioned_notification;
   const delta = Number(counted(after)) - Number(counted(before));
   const counts = notifications.counts[slug];
-  if (counts && delta !== 0) counts[bucket] = clamp(counts[bucket] + delta);
+  if (counts && delta !== 0) {
+    counts.total = clamp(counts.total + delta);
+    if (mention) counts.mention = clamp(counts.mention + delta);
+  }
   const items = list.items.slice();
   if (fitsView(after)) items[index] = after;
   else items.splice(index, 1);
@@ -207,7 +221,10 @@ function change(slug: string, id: string, patch: Partial<Notification>): () => v
       now.items = restored;
     }
     const c = notifications.counts[slug];
-    if (c && delta !== 0) c[bucket] = clamp(c[bucket] - delta);
+    if (c && delta !== 0) {
+      c.total = clamp(c.total - delta);
+      if (mention) c.mention = clamp(c.mention - delta);
+    }
   };
 }
 
@@ -263,8 +280,8 @@ export async function markAllNotificationsRead(slug: string, error: string): Pro
       }
       // Without type filters the whole tab's unread set is marked (All marks mentions too).
       if (counts && filters.types.length === 0 && !filters.archived && !filters.snoozed) {
+        counts.total = tab === "all" ? 0 : clamp(counts.total - counts.mention);
         counts.mention = 0;
-        if (tab === "all") counts.total = 0;
       }
       return () => {
         const l = notifications.lists[slug];

@@ -64,8 +64,9 @@ export type UnreadCounts = { total_unread_notifications_count: number; mention_u
 
 /**
  * Unread counts per receiver in one workspace: unread, not archived, not snoozed now, about a
- * live work item. `total` counts the non-mention notifications and `mention` the mention ones
- * (the two tabs of the notifications page). Counted rows, so never below 0.
+ * live work item. `total` counts them all, mentions included (the All tab, and the sidebar badge)
+ * and `mention` the mention ones (the Mentions tab). Tideline's All tab lists mentions too, so
+ * its count does; the reference product left mentions out of both. Counted rows, so never below 0.
  */
 export async function unreadCounts(
   db: DbOrTx,
@@ -80,7 +81,7 @@ export async function unreadCounts(
   const rows = await db
     .select({
       receiverId: notifications.receiverId,
-      total: sql<number>`count(*) filter (where not ${notifications.isMentionedNotification})`.mapWith(Number),
+      total: sql<number>`count(*)`.mapWith(Number),
       mention: sql<number>`count(*) filter (where ${notifications.isMentionedNotification})`.mapWith(Number),
     })
     .from(notifications)

@@ -25,6 +25,7 @@ import {
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { useCurrentWorkspace } from "../workspace/use-workspace";
+import { describeNotificationChange } from "./describe-change";
 import { SnoozeMenu } from "./snooze-menu";
 import "./notifications.css";
 
@@ -161,6 +162,7 @@ function NotificationRow({ slug, n }: { slug: string; n: Notification }) {
   const key = itemKey(n);
   const actor = actorName(n);
   const unread = !n.read_at;
+  const change = describeNotificationChange(n, t);
 
   function open() {
     void markNotificationRead(slug, n, true, t("notifications.errors.read"));
@@ -177,7 +179,11 @@ function NotificationRow({ slug, n }: { slug: string; n: Notification }) {
             {key ? <span className="notif-key">{key}</span> : null}
             {n.data.issue ? <span className="notif-name">{n.data.issue.name}</span> : null}
           </span>
-          {n.message_stripped ? <span className="notif-message">{n.message_stripped}</span> : null}
+          {change ? (
+            <span className="notif-message" data-testid="notification-change">
+              {change}
+            </span>
+          ) : null}
         </span>
         <span className="notif-time" title={new Date(n.created_at).toLocaleString()}>
           {ago(n.created_at)}

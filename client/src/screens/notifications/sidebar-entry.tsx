@@ -18,7 +18,8 @@ export function NotificationsSidebarLink({ slug }: { slug: string }) {
   const { t } = useTranslation();
   const userId = useSnapshot(session).user?.id;
   const counts = useSnapshot(notifications).counts[slug];
-  const unread = counts ? counts.total + counts.mention : 0;
+  // The total counts mentions too: the badge says what the All tab lists.
+  const unread = counts?.total ?? 0;
 
   useEffect(() => {
     void loadUnreadCounts(slug).catch(() => undefined);

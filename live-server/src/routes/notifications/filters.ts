@@ -7,8 +7,9 @@
  *   so a snooze whose time has passed brings the notification back;
  * - archived: true → archived only; false (default) → not archived;
  * - read: true → read only; false → unread only; absent → both;
- * - mentioned: true → mention notifications only; false → the others (the list's default: the
- *   page's "All" tab, counted by total_unread_notifications_count); absent → both.
+ * - mentioned: true → mention notifications only (the Mentions tab, counted by
+ *   mention_unread_notifications_count); false → the others; absent → both (the list's default:
+ *   the All tab, counted by total_unread_notifications_count, mentions included).
  * Always: the caller's own notifications in this workspace, about a work item not deleted.
  */
 import { and, eq, inArray, isNotNull, isNull, or, type SQL } from "drizzle-orm";

@@ -9,15 +9,17 @@ import {
   type TestApp,
   type TestUser,
 } from "../../../test/harness.ts";
-import { notifications, workspaceMembers } from "../../db/schema.ts";
+import { notifications, states, workspaceMembers } from "../../db/schema.ts";
 import {
   apiComment,
   apiCreate,
+  apiPatch,
   createNotifyFixture,
   mention,
   type NotifyFixture,
   rowsOf,
 } from "../../notifications/test-support.ts";
+import { createLabel, stateOf } from "../issues/test-support.ts";
 import { addMember } from "../projects/test-support.ts";
 
 let t: TestApp;
@@ -67,26 +69,26 @@ async function freshReceiver(comments = 0) {
 }
 
 describe("GET users/notifications/unread/", () => {
-  it("counts unread, not archived, not snoozed now; mentions apart; never below 0", async () => {
+  it("counts unread, not archived, not snoozed now; mentions in the total and apart; never below 0", async () => {
     const { user, item } = await freshReceiver(2);
     await apiComment(t, f, f.w.admin, item.id, `<p>${mention(user)}</p>`);
-    expect(await unread(user)).toEqual({ total_unread_notifications_count: 3, mention_unread_notifications_count: 1 });
-    const [a, b, c] = (await list(user)).results;
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 4, mention_unread_notifications_count: 1 });
+    const [a, b, c] = (await list(user, "mentioned=false")).results;
     if (!a || !b || !c) throw new Error("expected three");
     expect((await as(user).post(`${base}/${a.id}/read/`)).statusCode).toBe(200);
     expect((await as(user).post(`${base}/${a.id}/read/`)).statusCode).toBe(200);
     expect((await as(user).post(`${base}/${b.id}/archive/`)).statusCode).toBe(200);
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await as(user).patch(`${base}/${c.id}/`, { snoozed_till: future })).statusCode).toBe(200);
-    expect(await unread(user)).toEqual({ total_unread_notifications_count: 0, mention_unread_notifications_count: 1 });
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 1, mention_unread_notifications_count: 1 });
     // Unreading an unread one, reading a read one: the counts stay true, never negative.
     expect((await as(user).delete(`${base}/${c.id}/read/`)).statusCode).toBe(200);
     expect((await as(user).post(`${base}/${a.id}/read/`)).statusCode).toBe(200);
-    expect(await unread(user)).toEqual({ total_unread_notifications_count: 0, mention_unread_notifications_count: 1 });
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 1, mention_unread_notifications_count: 1 });
     // A snooze that has passed counts again.
     const past = new Date(Date.now() - 1000).toISOString();
     expect((await as(user).patch(`${base}/${c.id}/`, { snoozed_till: past })).statusCode).toBe(200);
-    expect(await unread(user)).toEqual({ total_unread_notifications_count: 1, mention_unread_notifications_count: 1 });
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 2, mention_unread_notifications_count: 1 });
   });
 
   it("401 anonymous, 404 outside the workspace, zero for a member with none", async () => {
@@ -99,11 +101,82 @@ describe("GET users/notifications/unread/", () => {
   });
 });
 
+describe("the All tab, the Mentions tab and their counts agree", () => {
+  it("a user with N unread, some of them mentions: the All list has N, the total says N; Mentions has the mentions", async () => {
+    const { user, item } = await freshReceiver(3);
+    await apiComment(t, f, f.w.admin, item.id, `<p>look ${mention(user)}</p>`);
+    await apiComment(t, f, f.w.member, item.id, `<p>and ${mention(user)}</p>`);
+    // assigned + 3 comments + 2 mentions
+    const counts = await unread(user);
+    const all = await list(user);
+    const unreadAll = await list(user, "read=false");
+    const mentions = await list(user, "mentioned=true");
+    expect(counts).toEqual({ total_unread_notifications_count: 6, mention_unread_notifications_count: 2 });
+    expect(all.total_count).toBe(6);
+    expect(all.results.filter((n) => n.is_mentioned_notification)).toHaveLength(2);
+    expect(unreadAll.total_count).toBe(counts.total_unread_notifications_count);
+    expect(mentions.total_count).toBe(counts.mention_unread_notifications_count);
+    // Reading a mention moves both counts; the All tab still lists it, read.
+    const firstMention = mentions.results[0];
+    if (!firstMention) throw new Error("expected a mention");
+    expect((await as(user).post(`${base}/${firstMention.id}/read/`)).statusCode).toBe(200);
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 5, mention_unread_notifications_count: 1 });
+    expect((await list(user, "read=false")).total_count).toBe(5);
+    expect((await list(user, "read=false&mentioned=true")).total_count).toBe(1);
+    expect((await list(user)).total_count).toBe(6);
+  });
+});
+
+describe("what each notification says changed", () => {
+  it("carries the field with old and new values by name (state, priority, dates, labels, assignees) and the comment", async () => {
+    const { user, item } = await freshReceiver(0);
+    const started = await stateOf(t, f.project.id, "started");
+    const label = await createLabel(t, f.project.id, "needs-review");
+    await apiPatch(t, f, f.w.admin, item.id, { state_id: started });
+    await apiPatch(t, f, f.w.admin, item.id, { priority: "high" });
+    await apiPatch(t, f, f.w.admin, item.id, { target_date: "2026-12-24" });
+    await apiPatch(t, f, f.w.admin, item.id, { label_ids: [label] });
+    // Another person assigned: they hear it alone (by name in their own notification).
+    await apiPatch(t, f, f.w.admin, item.id, { assignee_ids: [user.id, f.member2.id] });
+    await apiComment(t, f, f.w.admin, item.id, "<p>Shipping this <strong>today</strong>, please check</p>");
+    type Activity = { field: string; verb: string; old_value: string | null; new_value: string | null };
+    const entries = (await list(user)).results as unknown as {
+      sender: string;
+      message_stripped: string;
+      data: { issue_activity: Activity };
+    }[];
+    const what = entries
+      .map((n) => [
+        n.sender.split(":").pop(),
+        n.data.issue_activity.field,
+        n.data.issue_activity.old_value,
+        n.data.issue_activity.new_value,
+      ])
+      .reverse();
+    const [startedState] = await t.db.select().from(states).where(eq(states.id, started));
+    expect(what).toEqual([
+      ["assigned", "assignees", null, user.displayName],
+      ["state_change", "state", expect.any(String), startedState?.name],
+      ["property_change", "priority", "none", "high"],
+      ["property_change", "target_date", null, "2026-12-24"],
+      ["property_change", "labels", null, "needs-review"],
+      ["comment", "comment", null, "Shipping this today, please check"],
+    ]);
+    expect(entries[0]?.message_stripped).toBe("Shipping this today, please check");
+    const theirs = (await list(f.member2)).results.filter((n) => n.entity_identifier === item.id) as unknown as {
+      data: { issue_activity: Activity };
+    }[];
+    expect(theirs.map((n) => n.data.issue_activity)).toContainEqual(
+      expect.objectContaining({ field: "assignees", old_value: null, new_value: f.member2.displayName }),
+    );
+  });
+});
+
 describe("GET users/notifications/", () => {
-  it("lists newest first with the notification fields, mentions only when asked", async () => {
+  it("lists newest first with the notification fields; mentions alone or left out when asked", async () => {
     const { user, item } = await freshReceiver(1);
     await apiComment(t, f, f.w.member, item.id, `<p>hey ${mention(user)}</p>`);
-    const page = await list(user);
+    const page = await list(user, "mentioned=false");
     expect(page).toMatchObject({ count: 2, total_count: 2, next_page_results: false, prev_page_results: false });
     const [newest, oldest] = page.results;
     expect(newest).toMatchObject({
@@ -303,16 +376,16 @@ describe("POST users/notifications/mark-all-read/", () => {
     await apiComment(t, f, f.w.admin, item.id, `<p>${mention(user)}</p>`);
     const own = await apiCreate(t, f, user, {});
     await apiComment(t, f, f.w.admin, own.id, "<p>on yours</p>");
-    expect(await unread(user)).toEqual({ total_unread_notifications_count: 4, mention_unread_notifications_count: 1 });
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 5, mention_unread_notifications_count: 1 });
 
     const created = await as(user).post(`${base}/mark-all-read/`, { type: "created" });
     expect(created.statusCode, created.body).toBe(200);
     expect(created.json()).toMatchObject({ count: 1 });
-    expect(await unread(user)).toEqual({ total_unread_notifications_count: 3, mention_unread_notifications_count: 1 });
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 4, mention_unread_notifications_count: 1 });
 
     const notMentions = await as(user).post(`${base}/mark-all-read/`, { mentioned: false });
     expect(notMentions.json()).toMatchObject({ count: 3 });
-    expect(await unread(user)).toEqual({ total_unread_notifications_count: 0, mention_unread_notifications_count: 1 });
+    expect(await unread(user)).toEqual({ total_unread_notifications_count: 1, mention_unread_notifications_count: 1 });
 
     const seen: DomainEvent[] = [];
     const stop = t.app.ctx.events.subscribe((e) => {

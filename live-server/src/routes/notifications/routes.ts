@@ -170,7 +170,8 @@ export async function notificationsRoutes(app: FastifyInstance): Promise<void> {
         snoozed: query.snoozed ?? false,
         archived: query.archived ?? false,
         read: query.read,
-        mentioned: query.mentioned ?? false,
+        // Absent: both kinds — the All tab lists mentions too, as its count counts them.
+        mentioned: query.mentioned,
       }),
     );
     const [rows, [total]] = await Promise.all([
