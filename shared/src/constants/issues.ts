@@ -119,6 +119,25 @@ export function isOrderByKey(value: unknown): value is OrderByKey {
   return typeof value === "string" && (ORDER_BY as readonly string[]).includes(value);
 }
 
+/**
+ * The peer client's orderings that differ from ORDER_BY, mapped to the key the list sorts by.
+ * Cycles and modules are not built yet: ordering by their names keeps the manual order.
+ */
+export const ORDER_BY_ALIASES: Readonly<Record<string, OrderByKey>> = {
+  estimate_point: "estimate_point__key",
+  "-estimate_point": "-estimate_point__key",
+  issue_cycle__cycle__name: "sort_order",
+  "-issue_cycle__cycle__name": "sort_order",
+  issue_module__module__name: "sort_order",
+  "-issue_module__module__name": "sort_order",
+};
+
+/** The ordering a saved or requested order_by means (aliases included), or null. */
+export function toOrderByKey(value: unknown): OrderByKey | null {
+  if (isOrderByKey(value)) return value;
+  return typeof value === "string" ? (ORDER_BY_ALIASES[value] ?? null) : null;
+}
+
 /** The display filter "type": active = unstarted + started groups, backlog = backlog group. */
 export const ISSUE_TYPE_FILTERS = ["active", "backlog"] as const;
 export type IssueTypeFilter = (typeof ISSUE_TYPE_FILTERS)[number];

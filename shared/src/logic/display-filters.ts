@@ -13,6 +13,7 @@ import {
   DISPLAY_PROPERTIES,
   type DisplayProperties,
   GROUP_BY,
+  GROUP_BY_ALIASES,
   type GroupByKey,
   ISSUE_LAYOUTS,
   ISSUE_TYPE_FILTERS,
@@ -21,6 +22,7 @@ import {
   ORDER_BY,
   type OrderByKey,
   toGroupByKey,
+  toOrderByKey,
 } from "../constants/issues.ts";
 
 export type DisplayFilters = {
@@ -58,13 +60,25 @@ const groupBy = z
     return key;
   });
 
-/** A partial update of display filters; unknown keys and values are refused. */
+const orderBy = z.string().transform((value, ctx) => {
+  const key = toOrderByKey(value);
+  if (!key) {
+    ctx.addIssue({ code: "custom", message: `Unknown ordering "${value}". Use one of ${ORDER_BY.join(", ")}.` });
+    return z.NEVER;
+  }
+  return key;
+});
+
+/**
+ * A partial update of display filters; unknown keys and values are refused. group_by,
+ * sub_group_by and order_by come out as our keys (the reference's words are aliases).
+ */
 export const displayFiltersPatchSchema = z
   .object({
     layout: z.enum(ISSUE_LAYOUTS),
     group_by: groupBy,
     sub_group_by: groupBy,
-    order_by: z.enum(ORDER_BY),
+    order_by: orderBy,
     type: z.enum(ISSUE_TYPE_FILTERS).nullable(),
     sub_issue: z.boolean(),
     show_empty_groups: z.boolean(),
@@ -137,4 +151,74 @@ export function readDisplayProperties(stored: Partial<Record<string, unknown>> |
     if (typeof value === "boolean") out[key] = value;
   }
   return out;
+}
+
+/**
+ * Display filters as a client saved them: group_by, sub_group_by and order_by keep the words
+ * the client used ("state", "labels", "assignees", "state_detail.group" … of the reference,
+ * or our keys), so every client reads back its own vocabulary. Their meaning is our key
+ * (toGroupByKey / toOrderByKey), used for the rules and for queries, never for storage.
+ */
+export type SavedDisplayFilters = Omit<DisplayFilters, "group_by" | "sub_group_by" | "order_by"> & {
+  group_by: string | null;
+  sub_group_by: string | null;
+  order_by: string;
+};
+
+const SAVED_WORDS = [
+  ["group_by", toGroupByKey],
+  ["sub_group_by", toGroupByKey],
+  ["order_by", toOrderByKey],
+] as const;
+
+/** Does this saved set speak the reference's grouping words (state, labels …)? */
+function speaksReferenceWords(saved: Partial<Record<string, unknown>>): boolean {
+  return ["group_by", "sub_group_by"].some((key) => {
+    const word = saved[key];
+    return typeof word === "string" && !(GROUP_BY as readonly string[]).includes(word) && toGroupByKey(word) !== null;
+  });
+}
+
+/** Put the saved words back on canonical filters wherever they still mean the same key. */
+function withSavedWords(
+  canonical: DisplayFilters,
+  saved: Partial<Record<string, unknown>>,
+  referenceWords: boolean,
+): SavedDisplayFilters {
+  const out = { ...canonical, calendar: { ...canonical.calendar } } as SavedDisplayFilters;
+  for (const [key, toKey] of SAVED_WORDS) {
+    const value = canonical[key];
+    const word = saved[key];
+    if (value === null) continue;
+    if (typeof word === "string" && toKey(word) === value) (out as Record<string, unknown>)[key] = word;
+    else if (referenceWords && key !== "order_by") {
+      // A rule filled the value in (kanban groups by state): say it the way the client does.
+      const alias = Object.entries(GROUP_BY_ALIASES).find(([, k]) => k === value)?.[0];
+      if (alias) (out as Record<string, unknown>)[key] = alias;
+    }
+  }
+  return out;
+}
+
+/** Stored display filters read leniently, in the words they were saved with. */
+export function readSavedDisplayFilters(
+  stored: Partial<Record<string, unknown>> | null | undefined,
+): SavedDisplayFilters {
+  const saved = stored ?? {};
+  return withSavedWords(readDisplayFilters(saved), saved, speaksReferenceWords(saved));
+}
+
+/**
+ * Merge a client's raw display-filter patch (already checked with displayFiltersPatchSchema,
+ * whose output is `patch`) into stored filters; the result keeps the client's words.
+ */
+export function mergeSavedDisplayFilters(
+  stored: Partial<Record<string, unknown>> | null | undefined,
+  rawPatch: Partial<Record<string, unknown>>,
+  patch: DisplayFiltersPatch,
+): SavedDisplayFilters {
+  const canonical = mergeDisplayFilters(stored, patch);
+  const saved: Partial<Record<string, unknown>> = { ...(stored ?? {}) };
+  for (const [key] of SAVED_WORDS) if (key in rawPatch) saved[key] = rawPatch[key];
+  return withSavedWords(canonical, saved, [rawPatch, saved, stored ?? {}].some(speaksReferenceWords));
 }

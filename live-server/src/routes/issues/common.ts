@@ -6,11 +6,11 @@ import {
   calendarDate,
   DEFAULT_ORDER_BY,
   type GroupByKey,
-  isOrderByKey,
   type OrderByKey,
   parseIssueFilters,
   ROLE,
   toGroupByKey,
+  toOrderByKey,
 } from "@tideline/shared";
 import { type SQL, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
@@ -126,8 +126,10 @@ export function readListQuery(query: Query, access: ProjectAccess): ListOptions 
   const orderRaw = single(query.order_by);
   let orderBy: OrderByKey = DEFAULT_ORDER_BY;
   if (orderRaw !== undefined && orderRaw !== "" && orderRaw !== "null") {
-    if (!isOrderByKey(orderRaw)) throw badRequest(`Unknown order_by "${orderRaw}"`, { order_by: ["Unknown ordering"] });
-    orderBy = orderRaw;
+    // The reference's orderings (user-properties keep them as saved) map to ours here only.
+    const key = toOrderByKey(orderRaw);
+    if (!key) throw badRequest(`Unknown order_by "${orderRaw}"`, { order_by: ["Unknown ordering"] });
+    orderBy = key;
   }
   const typeRaw = single(query.type);
   let type: "active" | "backlog" | null = null;

@@ -3,16 +3,19 @@
  * properties for one project (created with the defaults on first read). PATCH merges: each
  * filter key replaces its stored value (null or [] removes it), display filters and properties
  * merge key by key and are checked against the shared constants; the kanban rules are then
- * applied (shared/src/logic/display-filters.ts). Every project member, guests included: these
+ * applied (shared/src/logic/display-filters.ts). group_by, sub_group_by and order_by are
+ * stored and answered in the words the client saved (the reference's "state", "labels",
+ * "assignees" … or our keys): only queries map them to our keys. Every project member, guests included: these
  * are the caller's own settings.
  */
 import {
   displayFiltersPatchSchema,
   displayPropertiesPatchSchema,
   ISSUE_FILTER_KEYS,
-  mergeDisplayFilters,
+  mergeSavedDisplayFilters,
   parseIssueFilters,
   readDisplayProperties,
+  readSavedDisplayFilters,
   serializeDateTerm,
 } from "@tideline/shared";
 import { and, eq } from "drizzle-orm";
@@ -33,7 +36,7 @@ function present(row: PropertiesRow) {
     project: row.projectId,
     workspace: row.workspaceId,
     filters: row.filters,
-    display_filters: mergeDisplayFilters(row.displayFilters),
+    display_filters: readSavedDisplayFilters(row.displayFilters),
     display_properties: readDisplayProperties(row.displayProperties),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -95,7 +98,7 @@ export async function issueUserPropertiesRoutes(app: FastifyInstance): Promise<v
       : undefined;
     const row = await ensureRow(db, access);
     const filters = body.filters ? mergeFilters(row.filters, body.filters) : row.filters;
-    const displayFilters = mergeDisplayFilters(row.displayFilters, displayPatch ?? {});
+    const displayFilters = mergeSavedDisplayFilters(row.displayFilters, body.display_filters ?? {}, displayPatch ?? {});
     const displayProperties = { ...readDisplayProperties(row.displayProperties), ...(propertiesPatch ?? {}) };
     const [updated] = await db
       .update(projectUserProperties)

@@ -80,6 +80,54 @@ describe("user-properties/", () => {
     expect(after?.updatedAt.toISOString()).toBe(before?.updatedAt.toISOString());
   });
 
+  it("keeps group_by / sub_group_by / order_by in the words the client saved", async () => {
+    const user = f.w.guest;
+    // The reference client's vocabulary, stored and answered as sent (not renamed to ours).
+    for (const [groupBy, subGroupBy, orderBy] of [
+      ["state", "priority", "state__name"],
+      ["labels", "assignees", "-priority"],
+      ["assignees", "state_detail.group", "-created_at"],
+      ["state_detail.group", "labels", "estimate_point"],
+      ["project", "created_by", "-issue_cycle__cycle__name"],
+      ["cycle", "module", "assignees__first_name"],
+      ["target_date", "state", "labels__name"],
+      ["created_by", null, "sort_order"],
+    ] as const) {
+      const res = await client(t.app, user).patch(url(), {
+        display_filters: { layout: "kanban", group_by: groupBy, sub_group_by: subGroupBy, order_by: orderBy },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const expected = { group_by: groupBy, sub_group_by: subGroupBy, order_by: orderBy };
+      expect(res.json().display_filters).toMatchObject(expected);
+      expect((await client(t.app, user).get(url())).json().display_filters).toMatchObject(expected);
+      const [row] = await t.db.select().from(projectUserProperties).where(eq(projectUserProperties.userId, user.id));
+      expect(row?.displayFilters).toMatchObject(expected);
+    }
+    // Rules still apply by meaning: "state" and "state_id" are the same grouping.
+    const same = await client(t.app, user).patch(url(), {
+      display_filters: { group_by: "state", sub_group_by: "state_id" },
+    });
+    expect(same.json().display_filters).toMatchObject({ group_by: "state", sub_group_by: null });
+    // Kanban without a grouping groups by state, said in the client's words.
+    const cleared = await client(t.app, user).patch(url(), {
+      display_filters: { group_by: null },
+    });
+    expect(cleared.json().display_filters).toMatchObject({ group_by: "state", sub_group_by: null });
+    // Our own keys come back as ours.
+    const ours = await client(t.app, user).patch(url(), {
+      display_filters: { group_by: "labels__id", sub_group_by: "state_id", order_by: "estimate_point__key" },
+    });
+    expect(ours.json().display_filters).toMatchObject({
+      group_by: "labels__id",
+      sub_group_by: "state_id",
+      order_by: "estimate_point__key",
+    });
+    // The list query maps the reference's ordering to ours.
+    const list = await client(t.app, user).get(`${f.project.url}/issues/?order_by=-estimate_point`);
+    expect(list.statusCode, list.body).toBe(200);
+    expect((await client(t.app, user).patch(url(), { display_filters: { order_by: "colour" } })).statusCode).toBe(400);
+  });
+
   it("answers 401 and 404 elsewhere", async () => {
     expect((await client(t.app, null).get(url())).statusCode).toBe(401);
     expect((await client(t.app, f.w.stranger).get(url())).statusCode).toBe(404);
