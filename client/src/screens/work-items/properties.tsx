@@ -26,6 +26,7 @@ import { Avatar, Combobox, type ComboOption, DatePopover } from "../../component
 import type { ProjectState } from "../../stores/project-meta";
 import { updateWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
 import { type Lookups, useWorkItemsContext } from "./context";
+import { type ShownProperty, shownProperties } from "./shown-properties";
 
 const stop = (event: SyntheticEvent) => event.stopPropagation();
 
@@ -499,110 +500,146 @@ function Count({ icon, value, label }: { icon: ReactNode; value: number; label: 
   );
 }
 
-/** The enabled display properties of an item as compact pickers (list rows, kanban cards). */
+/**
+ * The enabled display properties of an item that have a value, as compact pickers (list rows,
+ * kanban cards), in display-property order — shown-properties.ts decides which.
+ */
 export const ItemProperties = memo(function ItemProperties({ item }: { item: WorkItem }) {
   const { t, props, canEdit, lookups, today } = useWorkItemsContext();
   const update = useItemUpdater();
   const disabled = !canEdit || item.id.startsWith("temp-");
   const overdue = isOverdue(item, today);
+  const shown = shownProperties(item, props, {
+    hasState: (id) => lookups.stateById.has(id),
+    hasLabel: (id) => lookups.labelById.has(id),
+    hasPoint: lookups.points.length ? (id) => lookups.pointById.has(id) : undefined,
+  });
+  if (shown.length === 0) return null;
+  const render = (prop: ShownProperty): ReactNode => {
+    switch (prop) {
+      case "state":
+        return (
+          <StatePicker
+            key={prop}
+            variant="pill"
+            value={item.state_id}
+            disabled={disabled}
+            onChange={(state_id) => state_id !== item.state_id && update(item, { state_id })}
+          />
+        );
+      case "priority":
+        return (
+          <PriorityPicker
+            key={prop}
+            variant="pill"
+            value={item.priority}
+            disabled={disabled}
+            onChange={(priority) => priority !== item.priority && update(item, { priority })}
+          />
+        );
+      case "assignee":
+        return (
+          <AssigneesPicker
+            key={prop}
+            variant="pill"
+            value={item.assignee_ids}
+            disabled={disabled}
+            onChange={(assignee_ids) => update(item, { assignee_ids })}
+          />
+        );
+      case "labels":
+        return (
+          <LabelsPicker
+            key={prop}
+            variant="pill"
+            value={item.label_ids}
+            disabled={disabled}
+            onChange={(label_ids) => update(item, { label_ids })}
+          />
+        );
+      case "start_date":
+        return (
+          <DatePicker
+            key={prop}
+            variant="pill"
+            kind="start"
+            value={item.start_date}
+            max={item.target_date}
+            disabled={disabled}
+            onChange={(start_date) => update(item, { start_date })}
+          />
+        );
+      case "due_date":
+        return (
+          <DatePicker
+            key={prop}
+            variant="pill"
+            kind="due"
+            value={item.target_date}
+            min={item.start_date}
+            overdue={overdue}
+            disabled={disabled}
+            onChange={(target_date) => update(item, { target_date })}
+          />
+        );
+      case "estimate":
+        return (
+          <EstimatePicker
+            key={prop}
+            variant="pill"
+            value={item.estimate_point}
+            disabled={disabled}
+            onChange={(estimate_point) => update(item, { estimate_point })}
+          />
+        );
+      case "sub_issue_count":
+        return (
+          <Count
+            key={prop}
+            icon={<Layers size={13} aria-hidden />}
+            value={item.sub_issues_count}
+            label={t("workItems.props.subIssueCount", { count: item.sub_issues_count })}
+          />
+        );
+      case "attachment_count":
+        return (
+          <Count
+            key={prop}
+            icon={<Paperclip size={13} aria-hidden />}
+            value={item.attachment_count}
+            label={t("workItems.props.attachmentCount", { count: item.attachment_count })}
+          />
+        );
+      case "link":
+        return (
+          <Count
+            key={prop}
+            icon={<Link2 size={13} aria-hidden />}
+            value={item.link_count}
+            label={t("workItems.props.linkCount", { count: item.link_count })}
+          />
+        );
+      case "created_on":
+        return (
+          <span key={prop} className="prop-meta" title={t("workItems.props.createdOn")}>
+            <CalendarDays size={13} aria-hidden />
+            {formatDate(item.created_at, true)}
+          </span>
+        );
+      case "updated_on":
+        return (
+          <span key={prop} className="prop-meta" title={t("workItems.props.updatedOn")}>
+            <Clock3 size={13} aria-hidden />
+            {formatDate(item.updated_at, true)}
+          </span>
+        );
+    }
+  };
   return (
     // Clicks on the pickers must not open the peek or start a drag.
     // biome-ignore lint/a11y/noStaticElementInteractions: only stops propagation; the pickers inside are buttons
     <div className="item-props" onClick={stop} onPointerDown={stop} onKeyDown={stop}>
-      {props.state ? (
-        <StatePicker
-          variant="pill"
-          value={item.state_id}
-          disabled={disabled}
-          onChange={(state_id) => state_id !== item.state_id && update(item, { state_id })}
-        />
-      ) : null}
-      {props.priority ? (
-        <PriorityPicker
-          variant="pill"
-          value={item.priority}
-          disabled={disabled}
-          onChange={(priority) => priority !== item.priority && update(item, { priority })}
-        />
-      ) : null}
-      {props.assignee ? (
-        <AssigneesPicker
-          variant="pill"
-          value={item.assignee_ids}
-          disabled={disabled}
-          onChange={(assignee_ids) => update(item, { assignee_ids })}
-        />
-      ) : null}
-      {props.labels ? (
-        <LabelsPicker
-          variant="pill"
-          value={item.label_ids}
-          disabled={disabled}
-          onChange={(label_ids) => update(item, { label_ids })}
-        />
-      ) : null}
-      {props.start_date ? (
-        <DatePicker
-          variant="pill"
-          kind="start"
-          value={item.start_date}
-          max={item.target_date}
-          disabled={disabled}
-          onChange={(start_date) => update(item, { start_date })}
-        />
-      ) : null}
-      {props.due_date ? (
-        <DatePicker
-          variant="pill"
-          kind="due"
-          value={item.target_date}
-          min={item.start_date}
-          overdue={overdue}
-          disabled={disabled}
-          onChange={(target_date) => update(item, { target_date })}
-        />
-      ) : null}
-      {props.estimate && lookups.points.length ? (
-        <EstimatePicker
-          variant="pill"
-          value={item.estimate_point}
-          disabled={disabled}
-          onChange={(estimate_point) => update(item, { estimate_point })}
-        />
-      ) : null}
-      {props.sub_issue_count && item.sub_issues_count > 0 ? (
-        <Count
-          icon={<Layers size={13} aria-hidden />}
-          value={item.sub_issues_count}
-          label={t("workItems.props.subIssueCount", { count: item.sub_issues_count })}
-        />
-      ) : null}
-      {props.attachment_count && item.attachment_count > 0 ? (
-        <Count
-          icon={<Paperclip size={13} aria-hidden />}
-          value={item.attachment_count}
-          label={t("workItems.props.attachmentCount", { count: item.attachment_count })}
-        />
-      ) : null}
-      {props.link && item.link_count > 0 ? (
-        <Count
-          icon={<Link2 size={13} aria-hidden />}
-          value={item.link_count}
-          label={t("workItems.props.linkCount", { count: item.link_count })}
-        />
-      ) : null}
-      {props.created_on ? (
-        <span className="prop-meta" title={t("workItems.props.createdOn")}>
-          <CalendarDays size={13} aria-hidden />
-          {formatDate(item.created_at, true)}
-        </span>
-      ) : null}
-      {props.updated_on ? (
-        <span className="prop-meta" title={t("workItems.props.updatedOn")}>
-          <Clock3 size={13} aria-hidden />
-          {formatDate(item.updated_at, true)}
-        </span>
-      ) : null}
+      {shown.map(render)}
     </div>
   );
 });

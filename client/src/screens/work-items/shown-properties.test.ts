@@ -1,0 +1,101 @@
+import { DEFAULT_DISPLAY_PROPERTIES, type DisplayProperties } from "@tideline/shared";
+import { describe, expect, it } from "vitest";
+import { type ShownContext, shownProperties } from "./shown-properties";
+
+const known: ShownContext = {
+  hasState: (id) => id.startsWith("state"),
+  hasLabel: (id) => id.startsWith("label"),
+  hasPoint: (id) => id.startsWith("point"),
+};
+
+const empty = {
+  state_id: "state-1",
+  priority: "none" as const,
+  assignee_ids: [] as string[],
+  label_ids: [] as string[],
+  start_date: null,
+  target_date: null,
+  estimate_point: null,
+  sub_issues_count: 0,
+  attachment_count: 0,
+  link_count: 0,
+  created_at: "2026-11-20T09:00:00.000Z",
+  updated_at: "2026-11-20T17:00:00.000Z",
+};
+
+const all: DisplayProperties = { ...DEFAULT_DISPLAY_PROPERTIES };
+
+describe("shownProperties (what a kanban card or list row shows)", () => {
+  it("an item with nothing set shows its state and one date, no empty placeholders", () => {
+    expect(shownProperties(empty, all, known)).toEqual(["state", "created_on"]);
+  });
+
+  it("shows what has a value, in the order of the display properties", () => {
+    const full = {
+      ...empty,
+      priority: "high" as const,
+      assignee_ids: ["u1"],
+      label_ids: ["label-1"],
+      start_date: "2026-11-21",
+      target_date: "2026-11-30",
+      estimate_point: "point-3",
+      sub_issues_count: 2,
+      attachment_count: 1,
+      link_count: 3,
+      updated_at: "2026-11-24T08:00:00.000Z",
+    };
+    expect(shownProperties(full, all, known)).toEqual([
+      "assignee",
+      "start_date",
+      "due_date",
+      "labels",
+      "priority",
+      "state",
+      "sub_issue_count",
+      "attachment_count",
+      "link",
+      "estimate",
+      "created_on",
+      "updated_on",
+    ]);
+  });
+
+  it("never shows the same date twice: updated only on another day than created", () => {
+    expect(shownProperties(empty, all, known).filter((p) => p.endsWith("_on"))).toEqual(["created_on"]);
+    const later = { ...empty, updated_at: "2026-11-22T00:00:01.000Z" };
+    expect(shownProperties(later, all, known).filter((p) => p.endsWith("_on"))).toEqual(["created_on", "updated_on"]);
+    // With the created date hidden, the updated one shows whatever its day.
+    expect(shownProperties(empty, { ...all, created_on: false }, known).filter((p) => p.endsWith("_on"))).toEqual([
+      "updated_on",
+    ]);
+  });
+
+  it("start and due dates at most once each, and only when set", () => {
+    const dated = { ...empty, start_date: "2026-11-21", target_date: "2026-11-21" };
+    const shown = shownProperties(dated, all, known);
+    expect(shown.filter((p) => p === "start_date")).toHaveLength(1);
+    expect(shown.filter((p) => p === "due_date")).toHaveLength(1);
+    expect(shownProperties({ ...empty, target_date: "2026-11-21" }, all, known)).toEqual([
+      "due_date",
+      "state",
+      "created_on",
+    ]);
+  });
+
+  it("leaves out properties switched off, unknown labels/points, and estimates when the project has none", () => {
+    const item = { ...empty, priority: "urgent" as const, label_ids: ["gone"], estimate_point: "point-1" };
+    expect(shownProperties(item, { ...all, state: false, created_on: false, updated_on: false }, known)).toEqual([
+      "priority",
+      "estimate",
+    ]);
+    expect(
+      shownProperties(
+        item,
+        { ...all, state: false, created_on: false, updated_on: false },
+        { ...known, hasPoint: undefined },
+      ),
+    ).toEqual(["priority"]);
+    // key is shown above the name; modules, cycle and issue_type have no value yet.
+    expect(shownProperties(empty, all, known)).not.toContain("key");
+  });
+});
