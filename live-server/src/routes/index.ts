@@ -11,6 +11,7 @@ import { notificationsRoutes } from "./notifications/routes.ts";
 import { pagesRoutes } from "./pages/routes.ts";
 import { projectsRoutes } from "./projects/routes.ts";
 import { statesRoutes } from "./states/routes.ts";
+import { timezonesRoutes } from "./timezones/routes.ts";
 import { usersRoutes } from "./users/routes.ts";
 import { workspacesRoutes } from "./workspaces/routes.ts";
 
@@ -28,4 +29,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(assetsRoutes);
   await app.register(pagesRoutes);
   await app.register(notificationsRoutes);
+  await app.register(timezonesRoutes);
 }
