@@ -658,6 +658,31 @@ export const issueActivities = pgTable(
   (t) => [index("issue_activities_issue_idx").on(t.issueId, t.createdAt)],
 );
 
+/**
+ * A work item's description history (GET issues/:id/description-versions/): the description as
+ * it was at last_saved_at. Recorded on every REST write of the description and, while it is
+ * edited live, at most once per DESCRIPTION_VERSION_INTERVAL_MS (services/description-versions.ts).
+ */
+export const issueDescriptionVersions = pgTable(
+  "issue_description_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id").notNull(),
+    projectId: uuid("project_id").notNull(),
+    issueId: uuid("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    ownedById: uuid("owned_by_id"),
+    /** The Yjs state when the version came from the live document; null for a REST write. */
+    descriptionBinary: bytea("description_binary"),
+    descriptionHtml: text("description_html").notNull().default("<p></p>"),
+    descriptionStripped: text("description_stripped").notNull().default(""),
+    lastSavedAt: ts("last_saved_at").notNull().defaultNow(),
+    ...audit,
+  },
+  (t) => [index("issue_description_versions_issue_idx").on(t.issueId, t.lastSavedAt)],
+);
+
 /** Uploaded files of every asset kind (attachments, description images, covers, avatars). */
 export const fileAssets = pgTable(
   "file_assets",
