@@ -19,6 +19,7 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { EventBus } from "./events/bus.ts";
 import { ApiError, forbidden, unauthorized, zodToApiError } from "./http/errors.ts";
 import { isSameOriginRequest } from "./http/origin.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { JobQueue } from "./jobs/queue.ts";
 import { liveRoutes } from "./live/routes.ts";
 import { LiveService } from "./live/service.ts";
@@ -85,7 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const isApi = url.startsWith("/api/");
     const isAuth = url.startsWith("/auth/");
     if (!isApi && !isAuth) return;
-    if (!isSameOriginRequest(request, config.appBaseUrl)) {
+    if (!isSameOriginRequest(request, config.trustedOrigins)) {
       throw forbidden("Cross-site request refused: the Origin header is not this app's origin.");
     }
     const token = request.cookies[SESSION_COOKIE];
@@ -97,6 +98,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
     if (isApi && !found && !request.routeOptions.config?.public) throw unauthorized();
   });
+
+  // CSP, framing, referrer and sniffing headers on every answer (http/security-headers.ts).
+  app.addHook("onSend", securityHeaders(config));
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) {

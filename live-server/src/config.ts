@@ -50,6 +50,12 @@ export type Config = {
   redisUrl: string | undefined;
   /** Public origin of the app, e.g. http://localhost:3000 — used for links in mail and Origin checks. */
   appBaseUrl: string;
+  /**
+   * The origins a browser may call the app from (the Origin check of unsafe methods and of the
+   * /live upgrade): APP_BASE_URL's origin when it is set; otherwise this machine's loopback
+   * names on PORT (localhost, 127.0.0.1, [::1]), so `npm start` works from any of them.
+   */
+  trustedOrigins: ReadonlySet<string>;
   secretKey: string;
   smtp: { host: string; port: number; user?: string; password?: string; from: string; secure: boolean } | undefined;
   storage:
@@ -84,6 +90,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const appBaseUrl = (e.APP_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const trustedOrigins = new Set(
+    e.APP_BASE_URL
+      ? [new URL(appBaseUrl).origin]
+      : ["localhost", "127.0.0.1", "[::1]"].map((host) => new URL(`http://${host}:${e.PORT}`).origin),
+  );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -91,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     appBaseUrl,
+    trustedOrigins,
     secretKey: e.SECRET_KEY ?? loadOrCreateSecret(dataDir),
     smtp: e.SMTP_HOST
       ? {

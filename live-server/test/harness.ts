@@ -48,7 +48,7 @@ export type TestApp = {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: Pick<BuildOptions, "authRateLimits"> = {},
+  options: Pick<BuildOptions, "authRateLimits" | "serveClient"> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "tideline-test-"));
@@ -59,7 +59,7 @@ export async function createTestApp(
     LOG_LEVEL: "silent",
     ...env,
   });
-  const app = await buildApp(config, { ...options, database, serveClient: false, logger: false });
+  const app = await buildApp(config, { serveClient: false, ...options, database, logger: false });
   await app.ready();
   return {
     app,

@@ -68,12 +68,16 @@ describe("refusals", () => {
     await eventually(() => expect(own.scope).toBe("readonly"));
   });
 
-  it("refuses a foreign or missing Origin", async () => {
+  it("refuses a foreign or missing Origin, and one that merely matches the Host addressed", async () => {
     const foreign = tab(s.url, f.w.member, { origin: "https://evil.example" }).open(issueDocumentName(issueId));
     const missing = tab(s.url, f.w.member, { origin: null }).open(issueDocumentName(issueId));
+    // The upgrade's Host is 127.0.0.1:<port>; only APP_BASE_URL's origin (localhost:3000) counts.
+    const hostOrigin = new URL(s.url.replace(/^ws/, "http")).origin;
+    const byHost = tab(s.url, f.w.member, { origin: hostOrigin }).open(issueDocumentName(issueId));
     await eventually(() => {
       expect(foreign.refused).toBe(LIVE_CLOSE.forbidden.reason);
       expect(missing.refused).toBe(LIVE_CLOSE.forbidden.reason);
+      expect(byHost.refused).toBe(LIVE_CLOSE.forbidden.reason);
     });
   });
 

@@ -8,8 +8,8 @@ import type { DocumentRights } from "./documents.ts";
 
 /** Set before authentication, from the upgrade request (see service.ts). */
 export type SocketContext = {
-  /** The origins this request may come from (http/origin.ts allowedOrigins). */
-  allowedOrigins: Set<string>;
+  /** The origins the upgrade may come from (config.trustedOrigins; never the request's Host). */
+  allowedOrigins: ReadonlySet<string>;
 };
 
 /** Added by the Authentication extension once the connection is accepted. */

@@ -19,7 +19,6 @@ import type { RawData, WebSocket } from "ws";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { EventBus } from "../events/bus.ts";
-import { allowedOrigins } from "../http/origin.ts";
 import { onPageContentChange } from "../routes/pages/document.ts";
 import type { LiveContext } from "./context.ts";
 import { Authentication } from "./extensions/authentication.ts";
@@ -32,7 +31,7 @@ import { EventRelay, redisDocumentsExtension } from "./redis.ts";
 export type LiveServiceOptions = {
   db: Db;
   events: EventBus;
-  config: Pick<Config, "appBaseUrl" | "redisUrl">;
+  config: Pick<Config, "trustedOrigins" | "redisUrl">;
   log: FastifyBaseLogger;
   /** Debounce of stores while a document is edited (ms); Hocuspocus stores at once when the last client leaves. */
   storeDebounceMs?: number;
@@ -54,13 +53,13 @@ export class LiveService {
   private readonly sockets = new Set<WebSocket>();
   private readonly unsubscribers: (() => void)[] = [];
   private readonly log: FastifyBaseLogger;
-  private readonly appBaseUrl: string;
+  private readonly trustedOrigins: ReadonlySet<string>;
   private closing: Promise<void> | null = null;
 
   constructor(options: LiveServiceOptions) {
     const { db, events, config, log } = options;
     this.log = log;
-    this.appBaseUrl = config.appBaseUrl;
+    this.trustedOrigins = config.trustedOrigins;
     this.metricsExtension = new Metrics(this.instanceId);
     this.persistence = new Persistence({ db, events, instanceId: this.instanceId, log });
     this.liveEvents = new LiveEvents({ db, persistence: this.persistence, clustered: Boolean(config.redisUrl), log });
@@ -144,7 +143,7 @@ export class LiveService {
       else if (Array.isArray(value)) for (const v of value) headers.append(key, v);
     }
     const url = `${request.protocol}://${request.headers.host ?? "localhost"}${request.url}`;
-    const context: LiveContext = { allowedOrigins: allowedOrigins(request, this.appBaseUrl) };
+    const context: LiveContext = { allowedOrigins: this.trustedOrigins };
     const connection = this.hocuspocus.handleConnection(socket, new Request(url, { headers }), context);
     const bucket = new MessageBucket(this.limits);
     let limited = false;

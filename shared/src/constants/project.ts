@@ -33,6 +33,32 @@ export const PROJECT_FEATURES = {
 } as const;
 export type ProjectFeature = keyof typeof PROJECT_FEATURES;
 
+/**
+ * The project features Tideline has today. Only these are shown (and switchable) on the
+ * project's features screen and linked under the project in the sidebar; the API reports every
+ * other flag as off and refuses to switch one on (400 FEATURE_UNAVAILABLE). The stored flags
+ * and their defaults stay as the reference has them, so the domain that builds a feature turns
+ * it on by adding its flag here: cycles → cycle_view, modules → module_view, saved views →
+ * issue_views_view, intake → inbox_view, epics → is_epic_enabled, time tracking →
+ * is_time_tracking_enabled (a paid feature besides: see projects/service.ts).
+ */
+export const AVAILABLE_PROJECT_FEATURES: readonly ProjectFeature[] = ["page_view"];
+
+export function isProjectFeatureAvailable(feature: ProjectFeature): boolean {
+  return AVAILABLE_PROJECT_FEATURES.includes(feature);
+}
+
+/** The product's name of each feature, for messages ("Cycles aren't available yet"). */
+export const PROJECT_FEATURE_NAMES: Readonly<Record<ProjectFeature, string>> = {
+  cycle_view: "Cycles",
+  module_view: "Modules",
+  issue_views_view: "Views",
+  page_view: "Pages",
+  inbox_view: "Intake",
+  is_time_tracking_enabled: "Time tracking",
+  is_epic_enabled: "Epics",
+};
+
 /** Ten default project colours and twelve default emoji (product-domain §9). */
 export const PROJECT_COLORS = [
   "#FF6B00",

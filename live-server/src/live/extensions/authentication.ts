@@ -1,7 +1,8 @@
 /**
  * Who may open which document. Every document of a WebSocket is authorised on its own:
- * - onConnect: the upgrade request's Origin must be the app's (a page on another site must not
- *   ride the user's cookie: cross-site WebSocket hijacking);
+ * - onConnect: the upgrade request's Origin must be one of the app's configured origins
+ *   (config.trustedOrigins, never the request's Host): a page on another site must not ride
+ *   the user's cookie (cross-site WebSocket hijacking, DNS rebinding);
  * - onAuthenticate: the session cookie of the upgrade request names an active user (the
  *   provider's token is not used), and that user's rights on the document (documents.ts)
  *   decide whether it opens and whether it is read-only.
@@ -12,6 +13,7 @@ import type { Extension, onAuthenticatePayload, onConnectPayload } from "@hocusp
 import { parseDocumentName } from "@tideline/shared";
 import { SESSION_COOKIE, userForToken } from "../../auth/sessions.ts";
 import type { Db } from "../../db/client.ts";
+import { originOf } from "../../http/origin.ts";
 import { type AuthenticatedContext, type LiveContext, refusal } from "../context.ts";
 import { documentRights } from "../documents.ts";
 
@@ -55,14 +57,5 @@ export class Authentication implements Extension<LiveContext> {
     if (!rights) throw this.refuse("forbidden");
     connectionConfig.readOnly = rights.readOnly;
     return { user: session.user, ref, rights };
-  }
-}
-
-function originOf(value: string | null): string | null {
-  if (!value) return null;
-  try {
-    return new URL(value).origin;
-  } catch {
-    return null;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type DomainEvent, FILE_TOO_LARGE_MESSAGE, MAX_ATTACHMENT_SIZE } from "@tideline/shared";
 import { and, eq } from "drizzle-orm";
@@ -264,6 +264,59 @@ describe("POST /api/assets/v2/upload/ (local storage)", () => {
     expect(early.statusCode).toBe(400);
     expect(early.json()).toMatchObject({ error: FILE_TOO_LARGE_MESSAGE });
     expect(filesOnDisk()).toEqual(before);
+  });
+
+  it("accepts a signed form once: a replay is 409 and the first file stays", async () => {
+    const { base } = await fixture();
+    const first = png(32);
+    const requested = await requestUpload(base, w.member, first);
+    const key = requested.upload_data.fields.key ?? "";
+    expect((await postUpload(t, requested.upload_data, first)).statusCode).toBe(204);
+    const other: FilePart = { ...first, bytes: new Uint8Array(32).fill(0x41) };
+    const replay = await postUpload(t, requested.upload_data, other);
+    expect(replay.statusCode, replay.body).toBe(409);
+    expect(replay.json()).toMatchObject({
+      code: "UPLOAD_ALREADY_USED",
+      error: expect.stringMatching(/already been used/),
+    });
+    expect(new Uint8Array(readFileSync(path.join(uploadsDir, key)))).toEqual(first.bytes);
+    // Still refused once confirmed.
+    const confirmed = await client(t.app, w.member).patch(`${base}${requested.asset_id}/`, { is_uploaded: true });
+    expect(confirmed.statusCode).toBe(200);
+    expect((await postUpload(t, requested.upload_data, other)).statusCode).toBe(409);
+    expect(new Uint8Array(readFileSync(path.join(uploadsDir, key)))).toEqual(first.bytes);
+  });
+
+  it("lets exactly one of two concurrent posts of one form through", async () => {
+    const { base } = await fixture();
+    const a = png(64);
+    const b: FilePart = { ...a, bytes: new Uint8Array(64).fill(0x42) };
+    const requested = await requestUpload(base, w.member, a);
+    const key = requested.upload_data.fields.key ?? "";
+    const answers = await Promise.all([
+      postUpload(t, requested.upload_data, a),
+      postUpload(t, requested.upload_data, b),
+    ]);
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([204, 409]);
+    const winner = answers[0]?.statusCode === 204 ? a : b;
+    expect(new Uint8Array(readFileSync(path.join(uploadsDir, key)))).toEqual(winner.bytes);
+  });
+
+  it("gives the form back after a failed post, and refuses a form of a deleted upload", async () => {
+    const { base } = await fixture();
+    const file = png(16);
+    const requested = await requestUpload(base, w.member, file);
+    expect((await postUpload(t, requested.upload_data, png(40))).statusCode).toBe(400);
+    expect((await postUpload(t, requested.upload_data, file)).statusCode).toBe(204);
+
+    const cancelled = await requestUpload(base, w.member, file);
+    const del = await client(t.app, w.member).delete(`${base}${cancelled.asset_id}/`);
+    expect(del.statusCode).toBe(204);
+    const late = await postUpload(t, cancelled.upload_data, file);
+    expect(late.statusCode).toBe(400);
+    expect(late.json().code).toBe("UPLOAD_REFUSED");
+    expect(existsSync(path.join(uploadsDir, cancelled.upload_data.fields.key ?? ""))).toBe(false);
   });
 
   it("refuses a tampered signature, key or size, and a missing signature", async () => {

@@ -108,13 +108,19 @@ async function markUploaded(app: FastifyInstance, storage: Storage, asset: Asset
   if (asset.createdById !== user.id) throw forbidden("Only the person who uploaded the file can confirm it.");
   if (asset.isUploaded) return asset;
   const size = await confirmUpload(storage, asset);
+  // Once only: a second (or concurrent) confirmation answers the row as the first one left it.
   const [row] = await app.ctx.db
     .update(fileAssets)
     .set({ isUploaded: true, uploadedAt: new Date(), size, updatedById: user.id })
-    .where(and(eq(fileAssets.id, asset.id), isNull(fileAssets.deletedAt)))
+    .where(and(eq(fileAssets.id, asset.id), eq(fileAssets.isUploaded, false), isNull(fileAssets.deletedAt)))
     .returning();
-  if (!row) throw notFound("Asset");
-  return row;
+  if (row) return row;
+  const [current] = await app.ctx.db
+    .select()
+    .from(fileAssets)
+    .where(and(eq(fileAssets.id, asset.id), isNull(fileAssets.deletedAt)));
+  if (!current) throw notFound("Asset");
+  return current;
 }
 
 /** Delete a non-attachment asset: its uploader, or an admin of where it lives (`isAdmin`). */

@@ -3,13 +3,21 @@
  * the signed fields followed by the file, sent without credentials. No session is needed — the
  * HMAC signature made when the upload was requested is the permission — so the route is public.
  *
+ * A signed form is used once (like a nonce): the statement that accepts the upload claims the
+ * asset row (`upload_received_at`), so a second post of the same form — a replay, or a
+ * concurrent double post — is refused with 409 and the first file stays. A post that fails
+ * after its claim (too large, broken off) gives the claim back, so the browser may retry.
+ *
  * The Origin check in app.ts still applies (it is an unsafe method under /api): the browser
  * posts to our own origin and sends that Origin, even with `credentials: "omit"`, so it passes;
  * a post from another site, or one without Origin or Referer, is refused with 403 before this
  * handler runs.
  */
 import { FILE_TOO_LARGE_MESSAGE, MAX_UPLOAD_SIZE } from "@tideline/shared";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Db } from "../../db/client.ts";
+import { fileAssets } from "../../db/schema.ts";
 import { ApiError, badRequest, notFound } from "../../http/errors.ts";
 import { FileTooLargeError, LOCAL_UPLOAD_PATH, LocalStorage, type Storage } from "../../storage/index.ts";
 
@@ -31,7 +39,7 @@ export function uploadRoutes(app: FastifyInstance, storage: Storage): void {
     if (length > MAX_UPLOAD_SIZE + FORM_OVERHEAD) throw tooLarge(MAX_UPLOAD_SIZE);
 
     try {
-      await receive(request, storage);
+      await receive(request, storage, app.ctx.db);
     } catch (err) {
       // Refused half-way: read and drop the rest of the body, so the browser gets our answer
       // instead of a connection stalled on an unread request.
@@ -44,7 +52,7 @@ export function uploadRoutes(app: FastifyInstance, storage: Storage): void {
 }
 
 /** Verify the signed fields and store the file they allow; throws the reason for any refusal. */
-async function receive(request: FastifyRequest, storage: LocalStorage): Promise<void> {
+async function receive(request: FastifyRequest, storage: LocalStorage, db: Db): Promise<void> {
   // Like S3, fields count only when they come before the file; later ones are ignored.
   const fields: Record<string, string> = {};
   let stored = false;
@@ -62,20 +70,59 @@ async function receive(request: FastifyRequest, storage: LocalStorage): Promise<
       part.file.resume();
       throw badRequest(verified.error, undefined, "UPLOAD_REFUSED");
     }
+    const claim = await claimUpload(db, verified.key);
+    if ("error" in claim) {
+      part.file.resume();
+      throw claim.error;
+    }
     try {
       await storage.write(verified.key, part.file, verified.maxSize);
+      // Busboy cut the stream at the hard ceiling: what was written is incomplete.
+      if (part.file.truncated) {
+        await storage.delete(verified.key);
+        throw tooLarge(verified.maxSize);
+      }
     } catch (err) {
+      await releaseUpload(db, claim.id);
       if (err instanceof FileTooLargeError) throw tooLarge(verified.maxSize);
       throw err;
-    }
-    // Busboy cut the stream at the hard ceiling: what was written is incomplete.
-    if (part.file.truncated) {
-      await storage.delete(verified.key);
-      throw tooLarge(verified.maxSize);
     }
     stored = true;
   }
   if (!stored) throw badRequest("No file was sent.", { file: ["No file was sent."] });
+}
+
+/**
+ * Claim the asset whose object is `key` for this upload, in one statement: it succeeds for
+ * exactly one post of a signed form. Refused when the form was used already (409) or the asset
+ * is gone (deleted, or confirmed some other way).
+ */
+async function claimUpload(db: Db, key: string): Promise<{ id: string } | { error: ApiError }> {
+  const assetId = key.split("/").pop() ?? "";
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(assetId)) {
+    return { error: badRequest("The upload signature is not valid.", undefined, "UPLOAD_REFUSED") };
+  }
+  const where = and(eq(fileAssets.id, assetId), eq(fileAssets.storageKey, key), isNull(fileAssets.deletedAt));
+  const [claimed] = await db
+    .update(fileAssets)
+    .set({ uploadReceivedAt: sql`now()` })
+    .where(and(where, isNull(fileAssets.uploadReceivedAt), eq(fileAssets.isUploaded, false)))
+    .returning({ id: fileAssets.id });
+  if (claimed) return claimed;
+  const [existing] = await db.select({ id: fileAssets.id }).from(fileAssets).where(where).limit(1);
+  if (!existing) {
+    return { error: badRequest("This upload is no longer expected: request a new one.", undefined, "UPLOAD_REFUSED") };
+  }
+  const message = "This upload form has already been used. Request a new upload to send another file.";
+  return { error: new ApiError(409, message, { code: "UPLOAD_ALREADY_USED" }) };
+}
+
+/** Give the claim back after a failed upload, so the same form may be posted again. */
+async function releaseUpload(db: Db, id: string): Promise<void> {
+  await db
+    .update(fileAssets)
+    .set({ uploadReceivedAt: null })
+    .where(and(eq(fileAssets.id, id), eq(fileAssets.isUploaded, false)));
 }
 
 /** The signature allows at most the size declared when the upload was requested. */

@@ -1,4 +1,5 @@
 /** How projects, their members and project favorites appear in API responses (snake_case). */
+import { isProjectFeatureAvailable, type ProjectFeature } from "@tideline/shared";
 import type { projectMembers, projects, userFavorites, users } from "../../db/schema.ts";
 import { presentMemberUser } from "../../presenters/user.ts";
 
@@ -17,8 +18,13 @@ export type ProjectViewer = {
 /** Extra facts the detail view carries: the active members. */
 export type ProjectMembersInfo = { memberIds: string[] };
 
-function featureFlags(p: ProjectRow) {
-  return {
+/**
+ * The feature flags as the project has them: a feature Tideline does not have yet is reported
+ * off whatever is stored (AVAILABLE_PROJECT_FEATURES), so nothing claims it; the stored value
+ * (the reference's default) shows once the feature is built.
+ */
+function featureFlags(p: ProjectRow): Record<ProjectFeature, boolean> {
+  const stored: Record<ProjectFeature, boolean> = {
     cycle_view: p.cycleView,
     module_view: p.moduleView,
     issue_views_view: p.issueViewsView,
@@ -27,6 +33,9 @@ function featureFlags(p: ProjectRow) {
     is_time_tracking_enabled: p.isTimeTrackingEnabled,
     is_epic_enabled: p.isEpicEnabled,
   };
+  return Object.fromEntries(
+    Object.entries(stored).map(([f, on]) => [f, on && isProjectFeatureAvailable(f as ProjectFeature)]),
+  ) as Record<ProjectFeature, boolean>;
 }
 
 /** The list entry (sidebar, project pickers). */

@@ -87,29 +87,54 @@ describe("PATCH /projects/:id/", () => {
     expect(row).toMatchObject({ identifier: "RENAMED", updatedById: w.admin.id, timezone: "Europe/Istanbul" });
   });
 
-  it("lets the project admin switch features and guest visibility", async () => {
+  it("lets the project admin switch the features that exist (pages) and guest visibility", async () => {
     const p = await projectWithTeam(t, w);
-    const res = await client(t.app, w.admin).patch(`${p.url}/`, {
-      cycle_view: false,
-      module_view: false,
-      issue_views_view: false,
+    const off = await client(t.app, w.admin).patch(`${p.url}/`, {
       page_view: false,
-      inbox_view: true,
-      is_epic_enabled: true,
+      cycle_view: false,
       is_time_tracking_enabled: false,
       guest_view_all_features: true,
     });
-    expect(res.statusCode).toBe(200);
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ page_view: false, guest_view_all_features: true });
+    const on = await client(t.app, w.admin).patch(`${p.url}/`, { page_view: true });
+    expect(on.json()).toMatchObject({ page_view: true });
+    expect(await projectRow(t, p.id)).toMatchObject({ pageView: true, cycleView: false, guestViewAllFeatures: true });
+  });
+
+  it("reports the features that don't exist yet as off, whatever is stored (a new project: pages only)", async () => {
+    const p = await projectWithTeam(t, w);
+    // The stored defaults are the reference's (cycles, modules, views on) for when they are built.
+    expect(await projectRow(t, p.id)).toMatchObject({ cycleView: true, moduleView: true, issueViewsView: true });
+    const res = await client(t.app, w.admin).get(`${p.url}/`);
     expect(res.json()).toMatchObject({
+      page_view: true,
       cycle_view: false,
       module_view: false,
       issue_views_view: false,
-      page_view: false,
-      inbox_view: true,
-      is_epic_enabled: true,
+      inbox_view: false,
+      is_epic_enabled: false,
       is_time_tracking_enabled: false,
-      guest_view_all_features: true,
     });
+    const listed = await client(t.app, w.admin).get(`/api/workspaces/${w.slug}/projects/`);
+    const entry = (listed.json() as { id: string; cycle_view: boolean; page_view: boolean }[]).find(
+      (x) => x.id === p.id,
+    );
+    expect(entry).toMatchObject({ cycle_view: false, page_view: true });
+  });
+
+  it("refuses to turn on a feature that doesn't exist yet (400 FEATURE_UNAVAILABLE), changing nothing", async () => {
+    const p = await projectWithTeam(t, w);
+    const before = await projectRow(t, p.id);
+    for (const flag of ["cycle_view", "module_view", "issue_views_view", "inbox_view", "is_epic_enabled"]) {
+      const res = await client(t.app, w.admin).patch(`${p.url}/`, { [flag]: true, page_view: false });
+      expect(res.statusCode, flag).toBe(400);
+      expect(res.json()).toMatchObject({ code: "FEATURE_UNAVAILABLE", fields: { [flag]: [expect.any(String)] } });
+    }
+    expect((await client(t.app, w.admin).patch(`${p.url}/`, { inbox_view: true })).json().error).toBe(
+      "Intake isn't available in Tideline yet, so it can't be turned on.",
+    );
+    expect(await projectRow(t, p.id)).toEqual(before);
   });
 
   it("refuses to turn on time tracking (a paid feature), changing nothing", async () => {

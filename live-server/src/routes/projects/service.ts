@@ -11,8 +11,12 @@
 import {
   checkProjectIdentifier,
   DEFAULT_STATES,
+  isProjectFeatureAvailable,
   joinRoleFor,
   NETWORK,
+  PROJECT_FEATURE_NAMES,
+  PROJECT_FEATURES,
+  type ProjectFeature,
   ROLE,
   sanitizeIdentifier,
 } from "@tideline/shared";
@@ -324,6 +328,9 @@ async function assertActiveProjectMember(db: DbOrTx, project: ProjectRow, userId
 export const PAID_FEATURE_MESSAGE =
   "Time tracking is a paid feature and isn't available on this plan, so it can't be turned on.";
 
+const unavailableMessage = (feature: ProjectFeature) =>
+  `${PROJECT_FEATURE_NAMES[feature]} isn't available in Tideline yet, so it can't be turned on.`;
+
 export async function updateProject(db: Db, access: ProjectAccess, body: UpdateProjectBody): Promise<void> {
   const { project, user } = access;
   if (project.archivedAt) {
@@ -335,6 +342,15 @@ export async function updateProject(db: Db, access: ProjectAccess, body: UpdateP
   }
   if (body.is_time_tracking_enabled === true) {
     throw badRequest(PAID_FEATURE_MESSAGE, { is_time_tracking_enabled: [PAID_FEATURE_MESSAGE] }, "PAID_FEATURE");
+  }
+  // A feature Tideline does not have yet can't be switched on: nothing may claim it (switching
+  // one off is accepted and kept, for when the feature is built).
+  const unavailable = (Object.keys(PROJECT_FEATURES) as ProjectFeature[]).filter(
+    (f) => body[f] === true && !isProjectFeatureAvailable(f),
+  );
+  if (unavailable.length > 0) {
+    const fields = Object.fromEntries(unavailable.map((f) => [f, [unavailableMessage(f)]]));
+    throw badRequest(unavailableMessage(unavailable[0] as ProjectFeature), fields, "FEATURE_UNAVAILABLE");
   }
   const identifier = body.identifier === undefined ? undefined : sanitizedIdentifierOrThrow(body.identifier);
   if (body.project_lead) await assertActiveProjectMember(db, project, body.project_lead, "project_lead");

@@ -1,22 +1,29 @@
+import { AVAILABLE_PROJECT_FEATURES, type ProjectFeature } from "@tideline/shared";
 import { Clock, Eye, FileText, Inbox, Layers, type LucideIcon, Repeat, Sparkles, SquareStack } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
-import { type ProjectFeatureKey, updateProject } from "../../../stores/projects";
+import { updateProject } from "../../../stores/projects";
 import { Toggle } from "../components/toggle";
 import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
 import { useProjectSettings } from "./layout";
 
-const FEATURES: { key: ProjectFeatureKey; icon: LucideIcon }[] = [
-  { key: "cycle_view", icon: Repeat },
-  { key: "module_view", icon: SquareStack },
-  { key: "issue_views_view", icon: Layers },
-  { key: "page_view", icon: FileText },
-  { key: "inbox_view", icon: Inbox },
-  { key: "is_epic_enabled", icon: Sparkles },
-];
+/** Each feature's icon and i18n key (projects.features.<key>), ready for when it is built. */
+const FEATURE_UI: Record<ProjectFeature, { icon: LucideIcon; i18n: string }> = {
+  cycle_view: { icon: Repeat, i18n: "cycle_view" },
+  module_view: { icon: SquareStack, i18n: "module_view" },
+  issue_views_view: { icon: Layers, i18n: "issue_views_view" },
+  page_view: { icon: FileText, i18n: "page_view" },
+  inbox_view: { icon: Inbox, i18n: "inbox_view" },
+  is_epic_enabled: { icon: Sparkles, i18n: "is_epic_enabled" },
+  is_time_tracking_enabled: { icon: Clock, i18n: "time" },
+};
 
-/** Project settings → Features (project admins only): switch parts of the project on and off. */
+/**
+ * Project settings → Features (project admins only): switch parts of the project on and off.
+ * Only the features Tideline has are listed (AVAILABLE_PROJECT_FEATURES in shared: each domain
+ * adds its flag there when it is built).
+ */
 export function ProjectFeaturesSettings() {
   const { t } = useTranslation();
   const { slug } = useCurrentWorkspace();
@@ -35,40 +42,26 @@ export function ProjectFeaturesSettings() {
       </div>
       <section className="settings-section">
         <div className="feature-list">
-          {FEATURES.map(({ key, icon: Icon }) => (
-            <div key={key} className="feature-row">
-              <span className="feature-icon">
-                <Icon size={16} aria-hidden />
-              </span>
-              <div className="feature-text">
-                <span className="feature-title">{t(`projects.features.${key}.title`)}</span>
-                <span className="feature-hint">{t(`projects.features.${key}.hint`)}</span>
+          {AVAILABLE_PROJECT_FEATURES.map((key) => {
+            const { icon: Icon, i18n } = FEATURE_UI[key];
+            return (
+              <div key={key} className="feature-row" data-feature={key}>
+                <span className="feature-icon">
+                  <Icon size={16} aria-hidden />
+                </span>
+                <div className="feature-text">
+                  <span className="feature-title">{t(`projects.features.${i18n}.title`)}</span>
+                  <span className="feature-hint">{t(`projects.features.${i18n}.hint`)}</span>
+                </div>
+                <Toggle
+                  label={t(`projects.features.${i18n}.title`)}
+                  checked={Boolean(project[key])}
+                  disabled={locked}
+                  onCheckedChange={(value) => void updateProject(slug, project.id, { [key]: value })}
+                />
               </div>
-              <Toggle
-                label={t(`projects.features.${key}.title`)}
-                checked={Boolean(project[key])}
-                disabled={locked}
-                onCheckedChange={(value) => void updateProject(slug, project.id, { [key]: value })}
-              />
-            </div>
-          ))}
-          <div className="feature-row">
-            <span className="feature-icon">
-              <Clock size={16} aria-hidden />
-            </span>
-            <div className="feature-text">
-              <span className="feature-title">
-                {t("projects.features.time.title")} <span className="badge">{t("projects.features.pro")}</span>
-              </span>
-              <span className="feature-hint">{t("projects.features.time.hint")}</span>
-            </div>
-            <Toggle
-              label={t("projects.features.time.title")}
-              checked={false}
-              disabled
-              onCheckedChange={() => undefined}
-            />
-          </div>
+            );
+          })}
         </div>
       </section>
       <section className="settings-section">
