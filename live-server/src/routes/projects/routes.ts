@@ -6,6 +6,8 @@
  * - project settings (general, features), archive, delete, member management: project admin;
  * - member list and own membership: every project role, guests included.
  * Private projects don't exist for non-members (404), workspace admins included.
+ * Feature flags: only the features Tideline has (AVAILABLE_PROJECT_FEATURES, shared) are reported
+ * as they are stored; the others read false and switching one on is 400 FEATURE_UNAVAILABLE.
  */
 import { ROLE } from "@tideline/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
