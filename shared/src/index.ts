@@ -8,6 +8,7 @@ export * from "./constants/project.ts";
 export * from "./constants/roles.ts";
 export * from "./constants/slugs.ts";
 export * from "./live/events.ts";
+export * from "./live/presence.ts";
 export * from "./live/protocol.ts";
 export * from "./logic/display-filters.ts";
 export * from "./logic/email.ts";

@@ -9,17 +9,37 @@
  * - `openDocument(name)`: a Y.Doc document (page and issue editors), reopened afresh when the
  *   server closes it with `document-reset` (its copy belongs to a replaced generation).
  * - `connectionState`: a valtio store for the "live updates" indicator.
+ *
+ * When the server ends the tab's session (sign-out elsewhere, password change or reset,
+ * deactivation) it closes the socket with `unauthorized` (4401), or refuses documents with that
+ * reason: the tab stops reconnecting and goes to sign-in (back to this page afterwards). When a
+ * document's access changes (`access-changed`: demoted to guest, page locked…), the document
+ * authenticates again on the same socket to learn its new scope.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
 import { type DomainEvent, LIVE_CLOSE, LIVE_PATH, parseLiveStateless } from "@tideline/shared";
 import { proxy } from "valtio";
 import * as Y from "yjs";
+import { signInPathFor } from "./api.ts";
 
 export type ConnectionStatus = "connecting" | "connected" | "offline";
 
 export const connectionState = proxy({ status: "offline" as ConnectionStatus });
 
 let socket: HocuspocusProviderWebsocket | null = null;
+let sessionOver = false;
+
+/** The server ended this tab's session: stop reconnecting (every try would be refused) and sign in again. */
+function sessionEnded(): void {
+  if (sessionOver) return;
+  sessionOver = true;
+  connectionState.status = "offline";
+  socket?.disconnect();
+  window.location.assign(signInPathFor());
+}
+
+/** Whether a refusal or close reason means the session is gone. */
+const isSignedOut = (reason: string | undefined) => reason === LIVE_CLOSE.unauthorized.reason;
 
 function liveUrl(): string {
   const { protocol, host } = window.location;
@@ -36,8 +56,12 @@ export function liveSocket(): HocuspocusProviderWebsocket {
     maxAttempts: 0,
     maxDelay: 30_000,
     onStatus: ({ status }) => {
+      if (sessionOver) return;
       connectionState.status =
         status === "connected" ? "connected" : status === "connecting" ? "connecting" : "offline";
+    },
+    onClose: ({ event }) => {
+      if (event.code === LIVE_CLOSE.unauthorized.code) sessionEnded();
     },
   });
   // The browser knows it lost the network before the socket notices (an open WebSocket can
@@ -47,7 +71,7 @@ export function liveSocket(): HocuspocusProviderWebsocket {
   });
   // Back online: try at once instead of waiting for the next back-off step.
   window.addEventListener("online", () => {
-    if (!socket) return;
+    if (!socket || sessionOver) return;
     // The socket may have survived the outage: then it is simply live again.
     if (socket.status === "connected") connectionState.status = "connected";
     else void socket.connect();
@@ -77,7 +101,10 @@ export function subscribeChannel(name: string, handlers: ChannelHandlers): () =>
     onSynced: ({ state }) => {
       if (state) handlers.onSynced?.();
     },
-    onAuthenticationFailed: ({ reason }) => handlers.onRefused?.(reason),
+    onAuthenticationFailed: ({ reason }) => {
+      if (isSignedOut(reason)) sessionEnded();
+      handlers.onRefused?.(reason);
+    },
   });
   provider.attach();
   return () => provider.destroy();
@@ -104,7 +131,7 @@ export function openDocument(name: string): OpenDocument {
 
   function open(): { provider: HocuspocusProvider; doc: Y.Doc } {
     const doc = new Y.Doc();
-    const provider = new HocuspocusProvider({
+    const provider: HocuspocusProvider = new HocuspocusProvider({
       name,
       document: doc,
       websocketProvider: liveSocket(),
@@ -113,8 +140,21 @@ export function openDocument(name: string): OpenDocument {
       // them under the shared name and replay them once the new copy authenticates, refusing it
       // again). Hocuspocus 4 servers support this.
       sessionAwareness: true,
+      onAuthenticationFailed: ({ reason }) => {
+        if (isSignedOut(reason)) sessionEnded();
+      },
       onClose: ({ event }) => {
-        if (event.reason !== LIVE_CLOSE.documentReset.reason || closed) return;
+        if (closed) return;
+        if (event.reason === LIVE_CLOSE.accessChanged.reason) {
+          // Same copy, same socket: authenticate again and get the new scope (read-only or not).
+          queueMicrotask(() => {
+            if (!closed && current.provider === provider && socket?.status === "connected") {
+              void provider.onOpen(new Event("open"));
+            }
+          });
+          return;
+        }
+        if (event.reason !== LIVE_CLOSE.documentReset.reason) return;
         // Leave the close handler before tearing the provider down.
         queueMicrotask(reset);
       },

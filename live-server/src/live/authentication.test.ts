@@ -180,12 +180,15 @@ describe("pages", () => {
     });
     const doc = tab(s.url, f.w.member).open(pageDocumentName(page.id));
     await synced(doc);
+    expect(doc.scope).toBe("read-write");
     const res = await client(s.app, f.w.member).post(
       `/api/workspaces/${f.w.slug}/projects/${f.project.id}/pages/${page.id}/lock/`,
     );
     expect(res.statusCode).toBeLessThan(300);
-    const connection = () => s.app.ctx.live.hocuspocus.documents.get(pageDocumentName(page.id))?.getConnections()[0];
-    await eventually(() => expect(connection()?.readOnly).toBe(true));
+    // The document is closed so the client learns its new scope by authenticating again.
+    await eventually(() => expect(doc.closes).toContain(LIVE_CLOSE.accessChanged.reason));
+    doc.reauthenticate();
+    await eventually(() => expect(doc.scope).toBe("readonly"));
     appendParagraph(doc.doc, "after the lock");
     await eventually(() => expect(doc.provider.hasUnsyncedChanges).toBe(true));
     const server = s.app.ctx.live.hocuspocus.documents.get(pageDocumentName(page.id));

@@ -15,8 +15,12 @@ export type SocketContext = {
 /** Added by the Authentication extension once the connection is accepted. */
 export type AuthenticatedContext = {
   user: SessionUser;
+  /** The session row that authenticated the WebSocket: `session.revoked` closes it. */
+  sessionId: string;
   ref: LiveDocumentRef;
   rights: NonNullable<DocumentRights>;
+  /** RightsWatch.epoch when the rights were read (a change since then means: read them again). */
+  rightsEpoch: number;
 };
 
 export type LiveContext = SocketContext & Partial<AuthenticatedContext>;

@@ -78,11 +78,18 @@ export async function canEditPage(db: DbOrTx, userId: string, pageId: string): P
 
 /**
  * What a connection to a live document may do; null means it may not connect.
- * `projectIds`: the projects whose changes can affect these rights (membership changes re-check them).
+ * `projectIds`: the projects whose changes can affect these rights (project deletion and
+ * settings changes re-check them); `workspaceId`: the workspace the document lives in (its
+ * deletion re-checks them; null for a user channel).
  * `ownItemsOnly`: a guest restricted to the work items they created (guest_view_all_features off):
  * on a project channel, they get only the events of those items.
  */
-export type DocumentRights = { readOnly: boolean; projectIds: string[]; ownItemsOnly: boolean } | null;
+export type DocumentRights = {
+  readOnly: boolean;
+  projectIds: string[];
+  workspaceId: string | null;
+  ownItemsOnly: boolean;
+} | null;
 
 /**
  * A work item's description (`issue.{id}`): active members of the item's project; guests read
@@ -94,6 +101,7 @@ export async function issueDocumentRights(db: DbOrTx, userId: string, issueId: s
   const [row] = await db
     .select({
       projectId: issues.projectId,
+      workspaceId: issues.workspaceId,
       createdById: issues.createdById,
       archivedAt: issues.archivedAt,
       role: projectMembers.role,
@@ -122,14 +130,23 @@ export async function issueDocumentRights(db: DbOrTx, userId: string, issueId: s
   if (!row) return null;
   const isGuest = row.role < ROLE.member;
   if (isGuest && !row.guestViewAllFeatures && row.createdById !== userId) return null;
-  return { readOnly: isGuest || row.archivedAt !== null, projectIds: [row.projectId], ownItemsOnly: false };
+  return {
+    readOnly: isGuest || row.archivedAt !== null,
+    projectIds: [row.projectId],
+    workspaceId: row.workspaceId,
+    ownItemsOnly: false,
+  };
 }
 
 /** A project's event channel (`project.{id}`): its active members, read-only (the server alone writes). */
 export async function projectChannelRights(db: DbOrTx, userId: string, projectId: string): Promise<DocumentRights> {
   if (!isUuid(projectId) || !isUuid(userId)) return null;
   const [row] = await db
-    .select({ role: projectMembers.role, guestViewAllFeatures: projects.guestViewAllFeatures })
+    .select({
+      role: projectMembers.role,
+      guestViewAllFeatures: projects.guestViewAllFeatures,
+      workspaceId: projects.workspaceId,
+    })
     .from(projects)
     .innerJoin(
       projectMembers,
@@ -150,7 +167,12 @@ export async function projectChannelRights(db: DbOrTx, userId: string, projectId
     .where(eq(projects.id, projectId))
     .limit(1);
   if (!row) return null;
-  return { readOnly: true, projectIds: [projectId], ownItemsOnly: row.role < ROLE.member && !row.guestViewAllFeatures };
+  return {
+    readOnly: true,
+    projectIds: [projectId],
+    workspaceId: row.workspaceId,
+    ownItemsOnly: row.role < ROLE.member && !row.guestViewAllFeatures,
+  };
 }
 
 /** Rights of `userId` on the document `ref` (see the table in shared/src/live/protocol.ts). */
@@ -163,7 +185,12 @@ export async function documentRights(db: DbOrTx, userId: string, ref: LiveDocume
         .select({ projectId: pageProjects.projectId })
         .from(pageProjects)
         .where(eq(pageProjects.pageId, ref.id));
-      return { readOnly: !permission.canEdit, projectIds: links.map((l) => l.projectId), ownItemsOnly: false };
+      return {
+        readOnly: !permission.canEdit,
+        projectIds: links.map((l) => l.projectId),
+        workspaceId: permission.page.workspaceId,
+        ownItemsOnly: false,
+      };
     }
     case "issue":
       return issueDocumentRights(db, userId, ref.id);
@@ -171,6 +198,6 @@ export async function documentRights(db: DbOrTx, userId: string, ref: LiveDocume
       return projectChannelRights(db, userId, ref.id);
     case "user":
       // Only its owner, and only to listen.
-      return ref.id === userId ? { readOnly: true, projectIds: [], ownItemsOnly: false } : null;
+      return ref.id === userId ? { readOnly: true, projectIds: [], workspaceId: null, ownItemsOnly: false } : null;
   }
 }

@@ -23,6 +23,14 @@ export function yjsUpdateOf(frame: Uint8Array): Uint8Array | null {
   return message.readVarUint8Array();
 }
 
+/** The byte length of the awareness update a frame carries, or null for every other message. */
+export function awarenessLengthOf(frame: Uint8Array): number | null {
+  const message = new IncomingMessage(frame);
+  message.readVarString();
+  if (message.readVarUint() !== MessageType.Awareness) return null;
+  return frame.byteLength - message.decoder.pos;
+}
+
 /** An update with nothing in it (what a client in sync sends as its SyncStep2). */
 export function isEmptyUpdate(update: Uint8Array): boolean {
   return update.length <= 2;

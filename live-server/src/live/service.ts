@@ -26,7 +26,9 @@ import { LiveEvents } from "./extensions/events.ts";
 import { Limits, type LiveLimits, MessageBucket } from "./extensions/limits.ts";
 import { type LiveMetricsSnapshot, Metrics } from "./extensions/metrics.ts";
 import { Persistence } from "./extensions/persistence.ts";
+import { Presence } from "./extensions/presence.ts";
 import { EventRelay, redisDocumentsExtension } from "./redis.ts";
+import { RightsWatch } from "./rights-watch.ts";
 
 export type LiveServiceOptions = {
   db: Db;
@@ -62,10 +64,18 @@ export class LiveService {
     this.trustedOrigins = config.trustedOrigins;
     this.metricsExtension = new Metrics(this.instanceId);
     this.persistence = new Persistence({ db, events, instanceId: this.instanceId, log });
-    this.liveEvents = new LiveEvents({ db, persistence: this.persistence, clustered: Boolean(config.redisUrl), log });
+    const watch = new RightsWatch();
+    this.liveEvents = new LiveEvents({
+      db,
+      persistence: this.persistence,
+      clustered: Boolean(config.redisUrl),
+      watch,
+      log,
+    });
     const extensions: Extension[] = [
       this.metricsExtension,
-      new Authentication({ db, onRefused: () => this.metricsExtension.countRefusal() }),
+      new Authentication({ db, watch, onRefused: () => this.metricsExtension.countRefusal() }),
+      new Presence(this.limits, (reason) => log.debug({ reason }, "live awareness dropped")),
       new Limits(this.limits),
       this.persistence,
       this.liveEvents,
@@ -99,6 +109,11 @@ export class LiveService {
   /** Resolves once the service is ready to relay events between instances (immediately without Redis). */
   async ready(): Promise<void> {
     await this.relay?.whenReady();
+  }
+
+  /** Resolves once every rights re-check heard so far has run (tests). */
+  rechecked(): Promise<void> {
+    return this.liveEvents.idle();
   }
 
   /** An event emitted by this instance: deliver it here, relay it to the others, react to REST changes. */

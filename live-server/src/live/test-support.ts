@@ -51,6 +51,8 @@ export function webSocketWith(headers: Record<string, string>) {
 
 export type Tab = {
   socket: HocuspocusProviderWebsocket;
+  /** Codes of the WebSocket's closes (4401 when its session ended). */
+  socketCloses: number[];
   /** Open a document on this tab's socket. */
   open: (name: string, doc?: Y.Doc) => OpenDocument;
   destroy: () => void;
@@ -68,6 +70,8 @@ export type OpenDocument = {
   /** Stateless messages received, parsed. */
   messages: LiveStatelessMessage[];
   fragment: () => Y.XmlFragment;
+  /** Authenticate again on the open socket (what the app does after `access-changed`). */
+  reauthenticate: () => void;
 };
 
 /** One browser tab: one WebSocket (HocuspocusProviderWebsocket), documents opened on it. */
@@ -89,8 +93,13 @@ export function openTab(
     maxAttempts: options.maxAttempts ?? 0,
   });
   const providers: HocuspocusProvider[] = [];
+  const socketCloses: number[] = [];
+  socket.on("close", ({ event }: { event: { code: number } }) => {
+    socketCloses.push(event.code);
+  });
   return {
     socket,
+    socketCloses,
     open(name, doc = new Y.Doc()) {
       const provider = new HocuspocusProvider({ name, document: doc, websocketProvider: socket });
       const opened: OpenDocument = {
@@ -101,6 +110,10 @@ export function openTab(
         closes: [],
         messages: [],
         fragment: () => doc.getXmlFragment(DOCUMENT_FIELD),
+        reauthenticate: () => {
+          opened.scope = null;
+          void provider.onOpen(new Event("open"));
+        },
       };
       provider.on("authenticationFailed", ({ reason }: { reason: string }) => {
         opened.refused = reason;

@@ -73,6 +73,15 @@ export const LIVE_LIMITS = {
    * maxPendingDocuments): a tab opening more at the same moment is reset. Open them in batches.
    */
   maxPendingDocuments: 100,
+  /**
+   * One awareness update (carets, selections: a few hundred bytes in practice). A larger one
+   * closes that document's connection (`awareness-too-large`) before it is decoded.
+   */
+  maxAwarenessBytes: 16 * 1024,
+  /** Sustained awareness updates per second on one document connection… */
+  awarenessPerSecond: 20,
+  /** …and the burst above that (typing moves the caret on every key). Updates beyond are dropped. */
+  awarenessBurst: 40,
 } as const;
 
 export type LiveCloseEvent = { code: number; reason: string; message: string };
@@ -83,8 +92,18 @@ export type LiveCloseEvent = { code: number; reason: string; message: string };
  * the reason names it), or why the whole WebSocket was closed (code and reason).
  */
 export const LIVE_CLOSE = {
+  /**
+   * The session cookie names no active session: refused at authentication, and the whole
+   * WebSocket is closed with this code when its session ends (sign-out, password change or
+   * reset, deactivation). The client stops reconnecting and goes to sign-in.
+   */
   unauthorized: { code: 4401, reason: "unauthorized", message: "Your session has expired. Sign in again." },
   forbidden: { code: 4403, reason: "forbidden", message: "You don't have access to this document." },
+  accessChanged: {
+    code: 4412,
+    reason: "access-changed",
+    message: "Your access to this document changed.",
+  },
   documentReset: {
     code: 4409,
     reason: "document-reset",
@@ -94,6 +113,11 @@ export const LIVE_CLOSE = {
     code: 4413,
     reason: "document-too-large",
     message: "This document has reached its maximum size; further changes can't be saved.",
+  },
+  awarenessTooLarge: {
+    code: 4414,
+    reason: "awareness-too-large",
+    message: "Your cursor information was too large to share.",
   },
   rateLimited: {
     code: 4429,

@@ -14,7 +14,15 @@
  *   ones that stop saving for good also stop editing.
  */
 import type { HocuspocusProvider } from "@hocuspocus/provider";
-import { DOCUMENT_FIELD, LIVE_CLOSE, type LiveCloseName, liveCloseFor } from "@tideline/shared";
+import {
+  DOCUMENT_FIELD,
+  LIVE_CLOSE,
+  type LiveCloseName,
+  liveCloseFor,
+  PRESENCE_COLOURS,
+  presenceColour,
+  presenceName,
+} from "@tideline/shared";
 import { Collaboration } from "@tiptap/extension-collaboration";
 import { CollaborationCaret } from "@tiptap/extension-collaboration-caret";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -30,8 +38,13 @@ import type { CollaborationOptions, LiveDocumentStatus, LiveEditorProps } from "
 
 type Live = { provider: HocuspocusProvider; doc: Y.Doc };
 
-/** What the server said, by LIVE_CLOSE name (translated when shown). */
-type Problem = Exclude<LiveCloseName, "documentReset">;
+/**
+ * What the server said, by LIVE_CLOSE name (translated when shown). Not problems: a reset and
+ * an access change (lib/live.ts reopens or re-authenticates), an oversized caret state (the app
+ * never sends one).
+ */
+type Problem = Exclude<LiveCloseName, "documentReset" | "accessChanged" | "awarenessTooLarge">;
+const NOT_PROBLEMS: ReadonlySet<LiveCloseName> = new Set(["documentReset", "accessChanged", "awarenessTooLarge"]);
 
 type RawStatus = Omit<LiveDocumentStatus, "error"> & { problem: Problem | null };
 
@@ -45,7 +58,7 @@ const STOPS_EDITING: ReadonlySet<Problem> = new Set([
 
 const PROBLEM_BY_REASON = new Map<string, Problem>(
   (Object.entries(LIVE_CLOSE) as [LiveCloseName, (typeof LIVE_CLOSE)[LiveCloseName]][])
-    .filter((entry): entry is [Problem, (typeof LIVE_CLOSE)[Problem]] => entry[0] !== "documentReset")
+    .filter((entry): entry is [Problem, (typeof LIVE_CLOSE)[Problem]] => !NOT_PROBLEMS.has(entry[0]))
     .map(([name, event]) => [event.reason, name]),
 );
 
@@ -56,33 +69,10 @@ function problemOf(reason: string | undefined, code?: number): Problem | null {
 }
 
 /**
- * Caret colours: mid-tones that read on light and dark pages and carry white label text. Data,
- * not theme: each person keeps their colour for everyone (CollaborationCaret wants #rrggbb).
+ * A stable caret colour for a user id. The server stamps the same name and colour
+ * (shared/src/live/presence.ts) on every caret it relays, so everyone sees the same label.
  */
-const CARET_COLOURS = [
-  "#d9480f",
-  "#c2255c",
-  "#9c36b5",
-  "#6741d9",
-  "#3b5bdb",
-  "#1971c2",
-  "#0c8599",
-  "#099268",
-  "#2b8a3e",
-  "#5c940d",
-  "#e8590c",
-  "#a61e4d",
-];
-
-/** A stable colour for a user id (FNV-1a). */
-export function caretColour(userId: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < userId.length; i++) {
-    hash ^= userId.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return CARET_COLOURS[(hash >>> 0) % CARET_COLOURS.length] as string;
-}
+export const caretColour = presenceColour;
 
 /** The IndexedDB database of one person's copy of one document. */
 export function localCopyName(documentName: string, userId: string): string {
@@ -119,7 +109,7 @@ export function LiveEditorImpl({
   const user = useSnapshot(session).user;
   const userId = user?.id ?? null;
   // Carets are labelled with the person's full name (what others recognise), else their handle.
-  const userName = user ? `${user.first_name} ${user.last_name}`.trim() || user.display_name || user.email : "";
+  const userName = user ? presenceName(user) : "";
   const [live, setLive] = useState<Live | null>(null);
   const [ready, setReady] = useState(false);
   const [raw, setRaw] = useState<RawStatus>({ connection: "connecting", synced: true, readOnly: false, problem: null });
@@ -235,7 +225,7 @@ export function LiveEditorImpl({
         Collaboration.configure({ document: live.doc, field: DOCUMENT_FIELD }),
         CollaborationCaret.configure({
           provider: live.provider,
-          user: { name: userName || "?", color: userId ? caretColour(userId) : CARET_COLOURS[0] },
+          user: { name: userName || "?", color: userId ? caretColour(userId) : PRESENCE_COLOURS[0] },
         }),
       ],
     };

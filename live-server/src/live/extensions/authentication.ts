@@ -7,6 +7,8 @@
  *   provider's token is not used), and that user's rights on the document (documents.ts)
  *   decide whether it opens and whether it is read-only.
  * A refusal reaches the provider as `authenticationFailed` with the reason of LIVE_CLOSE.
+ * The context records the session and the RightsWatch epoch the rights were read at, so a
+ * session ended or a right changed while this ran is caught (extensions/events.ts `connected`).
  */
 import { fastifyCookie } from "@fastify/cookie";
 import type { Extension, onAuthenticatePayload, onConnectPayload } from "@hocuspocus/server";
@@ -16,18 +18,21 @@ import type { Db } from "../../db/client.ts";
 import { originOf } from "../../http/origin.ts";
 import { type AuthenticatedContext, type LiveContext, refusal } from "../context.ts";
 import { documentRights } from "../documents.ts";
+import type { RightsWatch } from "../rights-watch.ts";
 
-export type AuthenticationConfig = { db: Db; onRefused?: (reason: string) => void };
+export type AuthenticationConfig = { db: Db; watch: RightsWatch; onRefused?: (reason: string) => void };
 
 export class Authentication implements Extension<LiveContext> {
   extensionName = "tideline-authentication";
   /** Before every other extension: nothing is loaded or counted for a refused connection. */
   priority = 300;
   private readonly db: Db;
+  private readonly watch: RightsWatch;
   private readonly onRefused: (reason: string) => void;
 
   constructor(config: AuthenticationConfig) {
     this.db = config.db;
+    this.watch = config.watch;
     this.onRefused = config.onRefused ?? (() => {});
   }
 
@@ -48,14 +53,15 @@ export class Authentication implements Extension<LiveContext> {
     documentName,
     connectionConfig,
   }: onAuthenticatePayload<LiveContext>): Promise<AuthenticatedContext> {
+    const rightsEpoch = this.watch.epoch;
     const cookies = fastifyCookie.parse(requestHeaders.get("cookie") ?? "");
     const session = await userForToken(this.db, cookies[SESSION_COOKIE]);
-    if (!session) throw this.refuse("unauthorized");
+    if (!session || this.watch.isEnded(session.sessionId)) throw this.refuse("unauthorized");
     const ref = parseDocumentName(documentName);
     if (!ref) throw this.refuse("forbidden");
     const rights = await documentRights(this.db, session.user.id, ref);
     if (!rights) throw this.refuse("forbidden");
     connectionConfig.readOnly = rights.readOnly;
-    return { user: session.user, ref, rights };
+    return { user: session.user, sessionId: session.sessionId, ref, rights, rightsEpoch };
   }
 }

@@ -5,10 +5,20 @@
  * - an event with a project goes to `project.{id}` as the stateless message
  *   `{ type: "event", event }` (protocol.ts), except `notification.*`, which is personal;
  *   a guest restricted to their own work items gets only those items' events;
- * - a notification or membership event also goes to `user.{recipient}` (eventRecipientId);
- * - events that change who may do what (page lock/archive/access/move/delete, membership,
- *   work item archive/delete) re-check the rights of every open connection they touch:
- *   connections that lost access are closed (`forbidden`), the others switch read-only on or off.
+ * - a notification or membership event also goes to `user.{recipient}` (eventRecipientId).
+ *
+ * Revocation (rights-watch.ts says which events touch which connections):
+ * - `session.revoked` closes, at once, every WebSocket one of the ended sessions authenticated
+ *   (each document with `unauthorized`, then the socket with 4401);
+ * - a membership or role change re-checks every open connection of that person, on every
+ *   document; workspace or project deletion, the project's guest setting, and page / work item
+ *   access changes re-check the connections they touch. A connection that lost access is closed
+ *   (`forbidden`); one whose write access changed switches read-only at once (nothing it sends
+ *   afterwards is applied; its carets are removed) and its document is closed with
+ *   `access-changed`, so the client authenticates again and learns its new scope; a project
+ *   channel gets the new guest restriction (mayReceive).
+ * Re-checks run one after another (a later change is never overtaken by an earlier one), and a
+ * connection set up while a change was being heard is checked once more (`connected`).
  * Delivery uses `relayStateless` (no `beforeBroadcastStateless` hook): with Redis, every
  * instance receives every event through the relay (redis-relay.ts) and delivers it to its own
  * connections, so the Redis extension must not forward it a second time.
@@ -24,24 +34,31 @@
  * With Redis these open the document through a direct connection even when not loaded here,
  * so instances that hold it get the change through the Redis extension.
  */
-import type { Connection, Document, Extension, Hocuspocus, onConfigurePayload } from "@hocuspocus/server";
+import type {
+  Connection,
+  connectedPayload,
+  Document,
+  Extension,
+  Hocuspocus,
+  onConfigurePayload,
+} from "@hocuspocus/server";
 import {
   type DomainEvent,
   encodeLiveEvent,
   eventRecipientId,
   issueDocumentName,
-  LIVE_CLOSE,
   LIVE_MUTATION_PREFIX,
   pageDocumentName,
-  parseDocumentName,
   projectChannelName,
   userChannelName,
 } from "@tideline/shared";
 import type { FastifyBaseLogger } from "fastify";
+import { removeAwarenessStates } from "y-protocols/awareness";
 import * as Y from "yjs";
 import type { Db } from "../../db/client.ts";
-import { authenticated, type LiveContext } from "../context.ts";
-import { documentRights } from "../documents.ts";
+import { type AuthenticatedContext, authenticated, type LiveContext, refusal } from "../context.ts";
+import { type DocumentRights, documentRights } from "../documents.ts";
+import { type RightsScope, type RightsWatch, rightsScope } from "../rights-watch.ts";
 import { replaceWithHtml } from "../schema.ts";
 import type { Persistence } from "./persistence.ts";
 
@@ -50,19 +67,19 @@ export type LiveEventsConfig = {
   persistence: Persistence;
   /** True with Redis: documents may be loaded on other instances. */
   clustered: boolean;
+  watch: RightsWatch;
   log: FastifyBaseLogger;
 };
 
 /** Origin of server-side changes to a document (REST writes applied live). */
 const REST_ORIGIN = { source: "local" } as const;
 
-/** Event types after which the rights of open connections are re-checked. */
-const RIGHTS_EVENTS = /^(page\.|project\.member\.|project\.deleted$|issue\.(deleted|archived|restored)$)/;
-
 export class LiveEvents implements Extension<LiveContext> {
   extensionName = "tideline-events";
   private instance: Hocuspocus<LiveContext> | null = null;
   private readonly config: LiveEventsConfig;
+  /** The re-checks, one after another. */
+  private rechecks: Promise<void> = Promise.resolve();
 
   constructor(config: LiveEventsConfig) {
     this.config = config;
@@ -85,12 +102,107 @@ export class LiveEvents implements Extension<LiveContext> {
     }
     const recipient = eventRecipientId(event);
     if (recipient) this.relay(userChannelName(recipient), payload);
-    // A store by the live layer itself changes content, never rights (and happens every few seconds).
-    if (RIGHTS_EVENTS.test(event.type) && !event.client_mutation_id?.startsWith(LIVE_MUTATION_PREFIX)) {
-      this.recheckRights(event).catch((err) =>
-        this.config.log.error({ err, type: event.type }, "live rights re-check failed"),
-      );
+    const scope = rightsScope(event);
+    if (scope) this.revoke(scope);
+  }
+
+  /**
+   * A connection was just set up. If a session ended or a right changed while it was
+   * authenticating (its rights were read before the change, and the re-check did not see it
+   * yet), check it now.
+   */
+  async connected({ connection, context }: connectedPayload<LiveContext>): Promise<void> {
+    const auth = authenticated(context);
+    if (!auth) return;
+    if (this.config.watch.isEnded(auth.sessionId)) {
+      endSocket(connection);
+      return;
     }
+    if (auth.rightsEpoch !== this.config.watch.epoch) {
+      this.enqueue(() => this.recheck((c) => c === connection));
+    }
+  }
+
+  /** Resolves once every re-check queued so far has run (tests, shutdown). */
+  async idle(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = this.rechecks;
+      await current;
+    } while (current !== this.rechecks);
+  }
+
+  private revoke(scope: RightsScope): void {
+    if (scope.kind === "sessions") {
+      this.config.watch.sessionsEnded(scope.sessionIds);
+      const ended = new Set(scope.sessionIds);
+      this.eachConnection((connection, auth) => {
+        if (ended.has(auth.sessionId)) endSocket(connection);
+      });
+      return;
+    }
+    this.config.watch.changed();
+    this.enqueue(() => this.recheck((_, auth) => touches(scope, auth)));
+  }
+
+  private enqueue(work: () => Promise<void>): void {
+    this.rechecks = this.rechecks
+      .then(work)
+      .catch((err: unknown) => this.config.log.error({ err }, "live rights re-check failed"));
+  }
+
+  private eachConnection(visit: (connection: Connection<LiveContext>, auth: AuthenticatedContext) => void): void {
+    for (const document of [...(this.instance?.documents.values() ?? [])]) {
+      for (const connection of document.getConnections() as Connection<LiveContext>[]) {
+        const auth = authenticated(connection.context);
+        if (auth) visit(connection, auth);
+      }
+    }
+  }
+
+  /** Read the rights of the connections `touched` selects again, and apply them. */
+  private async recheck(
+    touched: (connection: Connection<LiveContext>, auth: AuthenticatedContext) => boolean,
+  ): Promise<void> {
+    const selected: [Connection<LiveContext>, AuthenticatedContext][] = [];
+    this.eachConnection((connection, auth) => {
+      if (touched(connection, auth)) selected.push([connection, auth]);
+    });
+    // One query per person and document, however many tabs they have it open in.
+    const reads = new Map<string, Promise<DocumentRights>>();
+    for (const [connection, auth] of selected) {
+      const key = `${auth.user.id}/${connection.document.name}`;
+      const epoch = this.config.watch.epoch;
+      let read = reads.get(key);
+      if (!read) {
+        read = documentRights(this.config.db, auth.user.id, auth.ref);
+        reads.set(key, read);
+      }
+      const rights = await read;
+      auth.rightsEpoch = epoch;
+      this.apply(connection, auth, rights);
+    }
+  }
+
+  private apply(connection: Connection<LiveContext>, auth: AuthenticatedContext, rights: DocumentRights): void {
+    const { document } = connection;
+    // Closed while the rights were read.
+    if (!document.hasConnection(connection)) return;
+    if (!rights) {
+      connection.close(refusal("forbidden"));
+      return;
+    }
+    const wasReadOnly = connection.readOnly;
+    auth.rights = rights;
+    // Hocuspocus reads this on every message: later updates are applied or refused accordingly.
+    connection.readOnly = rights.readOnly;
+    if (wasReadOnly === rights.readOnly) return;
+    if (rights.readOnly) {
+      // A reader shares no caret (extensions/presence.ts): take down the ones it had.
+      removeAwarenessStates(document.awareness, [...document.getClients(connection)], null);
+    }
+    // The client learns its new scope by authenticating again.
+    connection.close(refusal("accessChanged"));
   }
 
   /** React to an event emitted on this instance (REST changes to live documents). */
@@ -137,41 +249,36 @@ export class LiveEvents implements Extension<LiveContext> {
       await direct.disconnect();
     }
   }
-
-  /** Re-evaluate every connection of the documents an event may have changed rights on. */
-  private async recheckRights(event: DomainEvent): Promise<void> {
-    const instance = this.instance;
-    if (!instance) return;
-    for (const document of [...instance.documents.values()]) {
-      const ref = parseDocumentName(document.name);
-      if (!ref) continue;
-      const touched =
-        event.type.startsWith("page.") || event.type.startsWith("issue.")
-          ? ref.id === event.entity_id
-          : event.project_id !== null &&
-            document
-              .getConnections()
-              .some((c) => authenticated(c.context)?.rights.projectIds.includes(event.project_id as string));
-      if (!touched) continue;
-      for (const connection of document.getConnections()) {
-        const auth = authenticated(connection.context);
-        if (!auth) continue;
-        const rights = await documentRights(this.config.db, auth.user.id, ref);
-        if (!rights) {
-          connection.close({ code: LIVE_CLOSE.forbidden.code, reason: LIVE_CLOSE.forbidden.reason });
-          continue;
-        }
-        auth.rights = rights;
-        // Hocuspocus reads this on every message: later updates are applied or refused accordingly.
-        connection.readOnly = rights.readOnly;
-      }
-    }
-  }
 }
 
 function changedFields(event: DomainEvent): string[] {
   const value = event.data.changed_fields;
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+}
+
+/** Whether a rights change of `scope` may concern this connection. */
+function touches(scope: Exclude<RightsScope, { kind: "sessions" }>, auth: AuthenticatedContext): boolean {
+  switch (scope.kind) {
+    case "user":
+      return auth.user.id === scope.userId;
+    case "entity":
+      return auth.ref.id === scope.id;
+    case "project":
+      return auth.rights.projectIds.includes(scope.projectId);
+    case "workspace":
+      return auth.rights.workspaceId === scope.workspaceId;
+  }
+}
+
+/**
+ * Close the WebSocket this connection belongs to: its session ended, so every document on it
+ * goes (each told `unauthorized`), and the socket closes with 4401 so the client stops
+ * reconnecting and signs in again.
+ */
+function endSocket(connection: Connection<LiveContext>): void {
+  const { code, reason } = refusal("unauthorized");
+  connection.close({ code, reason });
+  connection.webSocket.close(code, reason);
 }
 
 /**

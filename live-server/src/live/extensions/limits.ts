@@ -67,22 +67,30 @@ export class Limits implements Extension<LiveContext> {
   }
 }
 
-/** A token bucket: `burst` messages at once, refilled at `perSecond`. */
+/**
+ * A token bucket: `burst` messages at once, refilled at `perSecond` — the WebSocket's messages
+ * (`messagesPerSecond`/`messageBurst`) or one connection's awareness updates
+ * (`awarenessPerSecond`/`awarenessBurst`). Reads the limits on every take (tests lower them).
+ */
 export class MessageBucket {
   private tokens: number;
   private last = performance.now();
-  private readonly limits: LiveLimits;
+  private readonly rate: () => { perSecond: number; burst: number };
 
-  constructor(limits: LiveLimits) {
-    this.limits = limits;
-    this.tokens = limits.messageBurst;
+  constructor(limits: LiveLimits, kind: "messages" | "awareness" = "messages") {
+    this.rate =
+      kind === "messages"
+        ? () => ({ perSecond: limits.messagesPerSecond, burst: limits.messageBurst })
+        : () => ({ perSecond: limits.awarenessPerSecond, burst: limits.awarenessBurst });
+    this.tokens = this.rate().burst;
   }
 
   /** Take one token; false when the client is over its rate. */
   take(): boolean {
     const now = performance.now();
-    const refill = ((now - this.last) / 1000) * this.limits.messagesPerSecond;
-    this.tokens = Math.min(this.limits.messageBurst, this.tokens + refill);
+    const { perSecond, burst } = this.rate();
+    const refill = ((now - this.last) / 1000) * perSecond;
+    this.tokens = Math.min(burst, this.tokens + refill);
     this.last = now;
     if (this.tokens < 1) return false;
     this.tokens -= 1;

@@ -1,0 +1,57 @@
+/**
+ * Presence on live documents (awareness): how a person is named and coloured next to their
+ * caret. The server overwrites the `user` field of every awareness state a connection sends
+ * with these, computed from the account that authenticated the connection, so a client cannot
+ * show its caret under someone else's name; the editor uses the same functions for its own
+ * caret, so both agree.
+ */
+
+/** The awareness field that carries the name and colour (tiptap CollaborationCaret's `user`). */
+export const PRESENCE_USER_FIELD = "user";
+
+export type PresenceUser = { name: string; color: string };
+
+/**
+ * Caret colours: mid-tones that read on light and dark pages and carry white label text. Data,
+ * not theme: each person keeps their colour for everyone (CollaborationCaret wants #rrggbb).
+ */
+export const PRESENCE_COLOURS = [
+  "#d9480f",
+  "#c2255c",
+  "#9c36b5",
+  "#6741d9",
+  "#3b5bdb",
+  "#1971c2",
+  "#0c8599",
+  "#099268",
+  "#2b8a3e",
+  "#5c940d",
+  "#e8590c",
+  "#a61e4d",
+] as const;
+
+/** A stable colour for a user id (FNV-1a over the id's characters). */
+export function presenceColour(userId: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) {
+    hash ^= userId.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return PRESENCE_COLOURS[(hash >>> 0) % PRESENCE_COLOURS.length] as string;
+}
+
+/** The name shown next to a caret: the full name (what others recognise), else the handle, else the e-mail. */
+export function presenceName(user: {
+  first_name?: string | null;
+  last_name?: string | null;
+  display_name?: string | null;
+  email?: string | null;
+}): string {
+  const full = `${user.first_name ?? ""} ${user.last_name ?? ""}`.trim();
+  return full || user.display_name || user.email || "?";
+}
+
+/** Name and colour of a user as every client shows them. */
+export function presenceUser(user: Parameters<typeof presenceName>[0] & { id: string }): PresenceUser {
+  return { name: presenceName(user), color: presenceColour(user.id) };
+}
