@@ -77,7 +77,7 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 export type TestUser = typeof users.$inferSelect & { token: string; password: string };
 
-/** A user with a profile and a live session; onboarded unless told otherwise. */
+/** A user with a profile and a live session; onboarded, with a proven address, unless told otherwise. */
 export async function createUser(
   db: Database["db"],
   overrides: Partial<typeof users.$inferInsert> & { password?: string; onboarded?: boolean } = {},
@@ -93,6 +93,7 @@ export async function createUser(
       firstName: "Test",
       lastName: `User ${id}`,
       displayName: `user${id}`,
+      isEmailVerified: true,
       ...fields,
     })
     .returning();

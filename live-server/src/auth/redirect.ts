@@ -6,6 +6,9 @@
 import { type AuthErrorCode, authErrorName, safeNextPath } from "@tideline/shared";
 import type { FastifyReply } from "fastify";
 
+/** The longest e-mail address (RFC 5321 path limit) a redirect carries back to the form. */
+export const MAX_EMAIL_LENGTH = 254;
+
 export function redirectWithAuthError(
   reply: FastifyReply,
   page: string,
@@ -13,7 +16,9 @@ export function redirectWithAuthError(
   extra: { email?: string; nextPath?: unknown } = {},
 ): FastifyReply {
   const params = new URLSearchParams({ error_code: String(code), error_message: authErrorName(code) ?? "ERROR" });
-  if (extra.email) params.set("email", extra.email);
+  // Only something that can be an address goes back (at most 254 characters, encoded): a form
+  // post with a megabyte "email" must not become a megabyte Location header.
+  if (extra.email && extra.email.length <= MAX_EMAIL_LENGTH) params.set("email", extra.email);
   const next = safeNextPath(extra.nextPath);
   if (next) params.set("next_path", next);
   return reply.redirect(`${page}?${params.toString()}`, 302);

@@ -127,3 +127,12 @@ export const AUTH_ERROR_MESSAGE: Record<AuthErrorCode, string> = {
 /** Codes whose banner belongs on the password step / the code step of the sign-in flow. */
 export const PASSWORD_STEP_CODES: ReadonlySet<number> = new Set([5018, 5020, 5040, 5065, 5070, 5035]);
 export const CODE_STEP_CODES: ReadonlySet<number> = new Set([5016, 5055, 5085, 5090, 5092, 5095, 5097, 5100, 5102]);
+
+/**
+ * The REST refusal (403, `code`) for a call that needs a proven e-mail address: seeing or
+ * answering invitations addressed to it. A password sign-up does not prove the address; a
+ * code mailed to it (or the invitation link's token) does.
+ */
+export const EMAIL_NOT_VERIFIED = "EMAIL_NOT_VERIFIED";
+export const EMAIL_NOT_VERIFIED_MESSAGE =
+  "Verify your e-mail address first: invitations sent to it are shown once you have entered the code we mail to it.";

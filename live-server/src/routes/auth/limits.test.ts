@@ -1,6 +1,7 @@
 /**
- * The instance-level refusals: not set up yet (5000), no SMTP (5025), and the rate limit (5900),
- * on an app without SMTP and with tiny limits.
+ * The instance-level refusals: not set up yet (5000), no SMTP (5025), and the rate limits (5900),
+ * on an app without SMTP and with tiny limits — including that an attacker's failures cannot
+ * lock the owner of an account out (per-account failures only delay; per-IP limits are walls).
  */
 import { AUTH_ERROR } from "@tideline/shared";
 import { eq } from "drizzle-orm";
@@ -8,14 +9,29 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, createUser, ORIGIN, setupInstance, type TestApp } from "../../../test/harness.ts";
 import { instance, jobs, magicCodes, passwordTokens } from "../../db/schema.ts";
+import { issueMagicCode } from "./magic-code.ts";
 import { countUsers, expectAuthError, expectRedirectError } from "./test-support.ts";
 
 const PER_IP = 20;
 const PER_EMAIL = 3;
+const PER_IP_FAILURES = 5;
+const ACCOUNT_FAILURES = 3;
+const LOCK_DELAY_MS = 400;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({}, { authRateLimits: { perIpPerMinute: PER_IP, perEmailPerMinute: PER_EMAIL } });
+  t = await createTestApp(
+    {},
+    {
+      authRateLimits: {
+        perIpPerMinute: PER_IP,
+        perEmailPerMinute: PER_EMAIL,
+        perIpFailuresPerMinute: PER_IP_FAILURES,
+        accountFailuresBeforeDelay: ACCOUNT_FAILURES,
+        lockDelayMs: LOCK_DELAY_MS,
+      },
+    },
+  );
 });
 afterAll(() => t.close());
 
@@ -110,33 +126,28 @@ describe("without SMTP", () => {
 });
 
 describe("the auth rate limit", () => {
-  it(`allows ${PER_EMAIL} attempts a minute per e-mail, then answers 5900 (429 / redirect) from any address`, async () => {
-    const email = freshEmail();
+  it(`sends at most ${PER_EMAIL} mails a minute to one address; its e-mail check and sign-in still work`, async () => {
+    const user = await createUser(t.db);
     for (let i = 0; i < PER_EMAIL; i++) {
-      expect((await postJson(t.app, "/auth/email-check/", { email }, "10.0.0.4")).statusCode).toBe(200);
+      expect((await postJson(t.app, "/auth/magic-generate/", { email: user.email }, `10.0.1.${i}`)).statusCode).toBe(
+        200,
+      );
     }
-    expectAuthError(await postJson(t.app, "/auth/email-check/", { email }, "10.0.0.4"), AUTH_ERROR.RATE_LIMIT_EXCEEDED);
     expectAuthError(
-      await postJson(t.app, "/auth/magic-generate/", { email: email.toUpperCase() }, "10.0.0.5"),
+      await postJson(t.app, "/auth/magic-generate/", { email: user.email.toUpperCase() }, "10.0.1.9"),
       AUTH_ERROR.RATE_LIMIT_EXCEEDED,
     );
-    const before = await countUsers(t);
-    const signUp = await postFormFrom(
+    // Someone hammering the address does not keep its owner from the sign-in screens.
+    for (let i = 0; i < PER_EMAIL + 2; i++) {
+      expect((await postJson(t.app, "/auth/email-check/", { email: user.email }, `10.0.2.${i}`)).statusCode).toBe(200);
+    }
+    const signIn = await postFormFrom(
       t.app,
-      "/auth/sign-up/",
-      { email, password: "a-long-enough-password", next_path: "/acme/" },
-      "10.0.0.6",
+      "/auth/sign-in/",
+      { email: user.email, password: user.password },
+      "10.0.2.99",
     );
-    const query = expectRedirectError(signUp, "/sign-up/", AUTH_ERROR.RATE_LIMIT_EXCEEDED);
-    expect(query).toMatchObject({ email, next_path: "/acme/" });
-    expectRedirectError(
-      await postFormFrom(t.app, "/auth/sign-in/", { email, password: "whatever-password" }, "10.0.0.6"),
-      "/",
-      AUTH_ERROR.RATE_LIMIT_EXCEEDED,
-    );
-    expect(await countUsers(t)).toBe(before);
-    // Another address is not affected.
-    expect((await postJson(t.app, "/auth/email-check/", { email: freshEmail() }, "10.0.0.4")).statusCode).toBe(200);
+    expect(signIn.headers.location).toBe("/");
   });
 
   it(`allows ${PER_IP} attempts a minute per client address`, async () => {
@@ -156,7 +167,91 @@ describe("the auth rate limit", () => {
     );
   });
 
-  it("counts password changes too", async () => {
+  it(`walls off a client address after ${PER_IP_FAILURES} wrong passwords, whoever's accounts they were for`, async () => {
+    const ip = "10.0.3.1";
+    const users = [await createUser(t.db), await createUser(t.db)];
+    for (let i = 0; i < PER_IP_FAILURES; i++) {
+      const user = users[i % 2] as (typeof users)[number];
+      expectRedirectError(
+        await postFormFrom(t.app, "/auth/sign-in/", { email: user.email, password: "wrong-password" }, ip),
+        "/",
+        AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN,
+      );
+    }
+    // Even the right password is refused from there: the IP is the attacker's, not the owner's.
+    const query = expectRedirectError(
+      await postFormFrom(
+        t.app,
+        "/auth/sign-in/",
+        { email: users[0]?.email ?? "", password: users[0]?.password ?? "" },
+        ip,
+      ),
+      "/",
+      AUTH_ERROR.RATE_LIMIT_EXCEEDED,
+    );
+    expect(query.email).toBe(users[0]?.email);
+  });
+
+  it("cannot lock the owner out: wrong passwords from many addresses only delay the account, the right one gets in", async () => {
+    const victim = await createUser(t.db);
+    // An attacker spreads wrong guesses over many addresses (under each IP's failure wall).
+    for (let i = 0; i < ACCOUNT_FAILURES * 3; i++) {
+      expectRedirectError(
+        await postFormFrom(
+          t.app,
+          "/auth/sign-in/",
+          { email: victim.email, password: `guess-${i}-password` },
+          `10.0.4.${i}`,
+        ),
+        "/",
+        AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN,
+      );
+    }
+    expect(await t.app.ctx.authLimiter.isLocked(victim.email)).toBe(true);
+    // The account is locked: a wrong guess now waits the lock delay and still fails…
+    let started = performance.now();
+    expectRedirectError(
+      await postFormFrom(t.app, "/auth/sign-in/", { email: victim.email, password: "another-guess" }, "10.0.4.200"),
+      "/",
+      AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN,
+    );
+    expect(performance.now() - started).toBeGreaterThanOrEqual(LOCK_DELAY_MS - 5);
+    // …and the owner's right password, from their own address, waits too but signs them in.
+    started = performance.now();
+    const res = await postFormFrom(
+      t.app,
+      "/auth/sign-in/",
+      { email: victim.email, password: victim.password, next_path: "/acme/" },
+      "10.0.5.1",
+    );
+    const waited = performance.now() - started;
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/acme/");
+    expect(res.cookies.find((c) => c.name === "session-id")?.value).toBeTruthy();
+    expect(waited).toBeGreaterThanOrEqual(LOCK_DELAY_MS - 5);
+    // The success cleared the count: the next sign-in is not held.
+    expect(await t.app.ctx.authLimiter.isLocked(victim.email)).toBe(false);
+  });
+
+  it("cannot lock the owner out of code sign-in either: the right code goes through a locked account", async () => {
+    const victim = await createUser(t.db);
+    for (let i = 0; i < ACCOUNT_FAILURES; i++) {
+      await postJson(t.app, "/auth/magic-generate/", { email: victim.email }, `10.0.6.${i}`);
+      // Each attacker code is burnt by wrong guesses; the attacker cannot read any of them.
+      expectRedirectError(
+        await postFormFrom(t.app, "/auth/magic-sign-in/", { email: victim.email, code: "000000" }, `10.0.6.${i}`),
+        "/",
+        AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_IN,
+      );
+    }
+    expect(await t.app.ctx.authLimiter.isLocked(victim.email)).toBe(true);
+    // The owner asks for a code (a fresh minute for the mail limit is not needed: under it) and uses it.
+    const code = await issueMagicCode(t.db, victim.email, t.app.ctx.config.secretKey);
+    const res = await postFormFrom(t.app, "/auth/magic-sign-in/", { email: victim.email, code }, "10.0.7.1");
+    expect(res.headers.location).toBe("/");
+  });
+
+  it("counts wrong old passwords of a password change against the client address", async () => {
     const user = await createUser(t.db);
     const call = () =>
       t.app.inject({
@@ -166,7 +261,7 @@ describe("the auth rate limit", () => {
         headers: { origin: ORIGIN, cookie: `session-id=${user.token}` },
         payload: { old_password: "wrong-password", new_password: "a-brand-new-password" },
       });
-    for (let i = 0; i < PER_EMAIL; i++) expectAuthError(await call(), AUTH_ERROR.INCORRECT_OLD_PASSWORD);
+    for (let i = 0; i < PER_IP_FAILURES; i++) expectAuthError(await call(), AUTH_ERROR.INCORRECT_OLD_PASSWORD);
     expectAuthError(await call(), AUTH_ERROR.RATE_LIMIT_EXCEEDED);
   });
 });

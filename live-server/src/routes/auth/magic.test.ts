@@ -237,8 +237,8 @@ describe("POST /auth/magic-sign-up/", () => {
 });
 
 describe("POST /auth/magic-sign-in/", () => {
-  it("signs an existing user in with a new session and marks the address verified", async () => {
-    const user = await createUser(t.db, { isEmailVerified: false });
+  it("signs an existing user in with a new session, keeping their other sessions", async () => {
+    const user = await createUser(t.db);
     const code = await requestCode(user.email);
     const res = await postForm(t.app, "/auth/magic-sign-in/", { email: user.email.toUpperCase(), code });
     expect(res.statusCode).toBe(302);

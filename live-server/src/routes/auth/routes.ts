@@ -5,14 +5,23 @@
  * - HTML form posts that end a flow with a 302: sign-up, sign-in, magic sign-up / sign-in,
  *   sign-out. Errors go back to the form's page with the catalogue code; success goes to the
  *   validated next_path.
- * Every POST counts against the auth rate limit (per IP and per e-mail), except sign-out,
- * which checks no secret and must never be refused to someone who wants to leave.
+ * Every POST counts against the per-IP auth rate limit, except sign-out, which checks no secret
+ * and must never be refused to someone who wants to leave. Mails count per address; a password
+ * or code check runs under `credentialCheck`: failures count per IP (a wall) and per account (a
+ * delay, never a refusal — see auth/rate-limit.ts).
+ *
+ * E-mail proof (auth/email-proof.ts): a code sign-in / sign-up, the verification code
+ * (/auth/verify-email/), a reset link and an invitation link's token prove the address; a
+ * password sign-up does not. With sign-up switched off only an invited address may create an
+ * account, and only with proof: a code, or (for a password sign-up) the invitation link's token
+ * posted as `invitation_id` + `invitation_token`.
  */
 import { AUTH_ERROR, type AuthErrorCode, isAcceptablePassword, isValidEmail, normalizeEmail } from "@tideline/shared";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hashPassword, verifyPassword } from "../../auth/crypto.ts";
 import { hasValidCsrf, issueCsrfToken } from "../../auth/csrf.ts";
+import { proveAddress } from "../../auth/email-proof.ts";
 import { field, redirectAfterSignIn, redirectWithAuthError } from "../../auth/redirect.ts";
 import { clearSessionCookie, revokeSession, revokeUserSessions, SESSION_COOKIE } from "../../auth/sessions.ts";
 import { users } from "../../db/schema.ts";
@@ -20,6 +29,7 @@ import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { forbidden } from "../../http/errors.ts";
 import { requireUser } from "../../policies/access.ts";
 import { presentMe } from "../../presenters/user.ts";
+import { pendingInvitationByToken } from "../workspaces/service.ts";
 import { AuthFailure, refuse, sendAuthError } from "./failure.ts";
 import { consumeMagicCode, issueMagicCode, type MagicCodeCheck } from "./magic-code.ts";
 import {
@@ -55,15 +65,65 @@ function jsonString(body: unknown, name: string): string {
   return field(body, name) ?? "";
 }
 
-/** The e-mail to rate-limit on, before it has been validated. */
-function limitKey(body: unknown): string | undefined {
-  const email = field(body, "email");
-  return email ? normalizeEmail(email).slice(0, 254) : undefined;
-}
-
-/** Sign-up is open, or this address was invited to a workspace. */
+/**
+ * Sign-up is open, or this address was invited to a workspace. Only for flows that prove the
+ * address themselves (a code); a password sign-up on an invite-only instance also needs the
+ * invitation link (`invitationProof`).
+ */
 async function maySignUp(app: FastifyInstance, settings: Settings, email: string): Promise<boolean> {
   return settings.enable_signup || (await hasPendingInvitation(app.ctx.db, email));
+}
+
+/**
+ * The pending invitation to `email` whose link the body carries (`invitation_id` and
+ * `invitation_token`, from the mailed link): the link was mailed to the address, so holding it
+ * proves the address. Undefined when absent, wrong, answered or addressed to someone else.
+ */
+async function invitationProof(app: FastifyInstance, body: unknown, email: string) {
+  const id = field(body, "invitation_id");
+  const token = field(body, "invitation_token");
+  if (!id || !token) return undefined;
+  const row = await pendingInvitationByToken(app.ctx.db, id, token);
+  return row && row.invitation.email.toLowerCase() === email ? row : undefined;
+}
+
+/** Refusals that mean a wrong secret: counted per IP and per account by `credentialCheck`. */
+const CREDENTIAL_FAILURES: ReadonlySet<number> = new Set([
+  AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN,
+  AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_IN,
+  AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_UP,
+  AUTH_ERROR.EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_IN,
+  AUTH_ERROR.EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_UP,
+  AUTH_ERROR.INVALID_PASSWORD_TOKEN,
+  AUTH_ERROR.INCORRECT_OLD_PASSWORD,
+]);
+
+/**
+ * Check a password, code or token for `account` (an e-mail; none for a reset token): when the
+ * account is locked by earlier failures the check waits first and then runs as usual, so the
+ * owner's right secret still works; a wrong one counts against the IP and the account.
+ */
+export async function credentialCheck<T>(
+  app: FastifyInstance,
+  ip: string,
+  account: string | undefined,
+  check: () => Promise<T>,
+): Promise<T> {
+  const limiter = app.ctx.authLimiter;
+  await limiter.holdIfLocked(account);
+  try {
+    const result = await check();
+    await limiter.recordSuccess(account);
+    return result;
+  } catch (error) {
+    if (error instanceof AuthFailure && CREDENTIAL_FAILURES.has(error.code)) await limiter.recordFailure(ip, account);
+    throw error;
+  }
+}
+
+/** Count one mail to `email` against its per-address limit, or refuse with 5900. */
+async function limitMail(app: FastifyInstance, email: string): Promise<void> {
+  if (!(await app.ctx.authLimiter.allowMail(email))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
 }
 
 function refuseMagicCode(check: Exclude<MagicCodeCheck, "ok">, flow: "sign-in" | "sign-up"): never {
@@ -77,16 +137,11 @@ function refuseMagicCode(check: Exclude<MagicCodeCheck, "ok">, flow: "sign-in" |
 
 type JsonHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-/** A JSON auth call: rate limit first, then the handler; AuthFailure becomes the catalogue answer. */
-function jsonRoute(
-  app: FastifyInstance,
-  handle: JsonHandler,
-  limitOn?: (request: FastifyRequest) => string | undefined,
-) {
+/** A JSON auth call: per-IP rate limit first, then the handler; AuthFailure becomes the catalogue answer. */
+function jsonRoute(app: FastifyInstance, handle: JsonHandler) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      const key = limitOn ? limitOn(request) : limitKey(request.body);
-      if (!(await app.ctx.authLimiter.allow(request.ip, key))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+      if (!(await app.ctx.authLimiter.allowIp(request.ip))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
       return await handle(request, reply);
     } catch (error) {
       if (error instanceof AuthFailure) return sendAuthError(reply, error.code);
@@ -102,7 +157,7 @@ type FormFlow = {
   csrfFailure: AuthErrorCode;
 };
 
-type FormInput = { email: string; body: unknown; settings: Settings };
+type FormInput = { email: string; body: unknown; settings: Settings; request: FastifyRequest };
 
 /**
  * An HTML form that ends in a signed-in user: rate limit, CSRF pair, instance set up, then
@@ -118,13 +173,11 @@ function formRoute(
     const email = normalizeEmail(field(body, "email") ?? "");
     const nextPath = field(body, "next_path");
     try {
-      if (!(await app.ctx.authLimiter.allow(request.ip, email.slice(0, 254) || undefined))) {
-        refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
-      }
+      if (!(await app.ctx.authLimiter.allowIp(request.ip))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
       if (!hasValidCsrf(request, field(body, "csrfmiddlewaretoken"))) refuse(flow.csrfFailure);
       const settings = await authSettings(app.ctx.db);
       if (!settings.ready) refuse(AUTH_ERROR.INSTANCE_NOT_CONFIGURED);
-      const { user, changes } = await handle({ email, body, settings });
+      const { user, changes } = await handle({ email, body, settings, request });
       await startSession(app, request, reply, user, changes);
       return redirectAfterSignIn(reply, nextPath);
     } catch (error) {
@@ -178,7 +231,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         return { existing: true, status: credential ? "CREDENTIAL" : "MAGIC_CODE" };
       }
       if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
-      return { existing: false, status: settings.is_email_password_enabled ? "CREDENTIAL" : "MAGIC_CODE" };
+      // Invite-only: a password sign-up needs the invitation link (it proves the address);
+      // without it the code step is the way in.
+      const passwordMayProve = settings.enable_signup || Boolean(await invitationProof(app, request.body, email));
+      const credential = settings.is_email_password_enabled && (passwordMayProve || !settings.is_magic_login_enabled);
+      return { existing: false, status: credential ? "CREDENTIAL" : "MAGIC_CODE" };
     }),
   );
 
@@ -194,6 +251,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       if (user && !user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
       // No code for an address that could not use it: magic sign-up would refuse with 5015.
       if (!user && !(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
+      await limitMail(app, email);
       const code = await issueMagicCode(db, email, app.ctx.config.secretKey);
       await mailer.send({
         to: email,
@@ -218,6 +276,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const user = await findUserByEmail(db, email);
       if (!user) refuse(AUTH_ERROR.USER_DOES_NOT_EXIST);
       if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
+      await limitMail(app, user.email);
       const token = await issuePasswordToken(db, user.id);
       const params = new URLSearchParams({ uidb64: user.id, token, email: user.email });
       const { instanceName } = await authSettings(db);
@@ -240,73 +299,70 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     "/auth/reset-password/:uid/:token/",
     publicRoute,
-    jsonRoute(
-      app,
-      async (request) => {
-        const { uid, token } = request.params as { uid: string; token: string };
-        const found = await findPasswordToken(db, uid, token);
-        if (found === "invalid") refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
-        if (found === "expired") refuse(AUTH_ERROR.EXPIRED_PASSWORD_TOKEN);
-        const password = jsonString(request.body, "password");
-        // A bad password leaves the token alive, so the user can try again from the same link.
-        if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
-        const passwordHash = await hashPassword(password);
-        await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
-          if (!(await markPasswordTokenUsed(tx, found.id))) refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
-          await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, found.userId));
-          // Whoever knew the old password is signed out everywhere (open live sockets too).
-          await revokeUserSessions(tx, emit, found.userId);
-        });
-        return { message: "Password reset successfully." };
-      },
-      () => undefined,
-    ),
+    jsonRoute(app, async (request) => {
+      const { uid, token } = request.params as { uid: string; token: string };
+      const found = await credentialCheck(app, request.ip, undefined, async () => {
+        const row = await findPasswordToken(db, uid, token);
+        if (row === "invalid") refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
+        if (row === "expired") refuse(AUTH_ERROR.EXPIRED_PASSWORD_TOKEN);
+        return row;
+      });
+      const password = jsonString(request.body, "password");
+      // A bad password leaves the token alive, so the user can try again from the same link.
+      if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+      const passwordHash = await hashPassword(password);
+      await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
+        if (!(await markPasswordTokenUsed(tx, found.id))) refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
+        // The link was mailed to the address, so following it proves the address too.
+        await tx
+          .update(users)
+          .set({ passwordHash, isPasswordAutoset: false, isEmailVerified: true })
+          .where(eq(users.id, found.userId));
+        // Whoever knew the old password is signed out everywhere (open live sockets too).
+        await revokeUserSessions(tx, emit, found.userId);
+      });
+      return { message: "Password reset successfully." };
+    }),
   );
 
   app.post(
     "/auth/set-password/",
     publicRoute,
-    jsonRoute(
-      app,
-      async (request) => {
-        const user = requireUser(request);
-        if (!user.isPasswordAutoset) refuse(AUTH_ERROR.PASSWORD_ALREADY_SET);
-        const password = jsonString(request.body, "password");
-        if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
-        const [updated] = await db
-          .update(users)
-          .set({ passwordHash: await hashPassword(password), isPasswordAutoset: false })
-          .where(eq(users.id, user.id))
-          .returning();
-        if (!updated) throw new Error("user vanished");
-        return presentMe(updated);
-      },
-      (request) => request.user?.email,
-    ),
+    jsonRoute(app, async (request) => {
+      const user = requireUser(request);
+      if (!user.isPasswordAutoset) refuse(AUTH_ERROR.PASSWORD_ALREADY_SET);
+      const password = jsonString(request.body, "password");
+      if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+      const [updated] = await db
+        .update(users)
+        .set({ passwordHash: await hashPassword(password), isPasswordAutoset: false })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (!updated) throw new Error("user vanished");
+      return presentMe(updated);
+    }),
   );
 
   app.post(
     "/auth/change-password/",
     publicRoute,
-    jsonRoute(
-      app,
-      async (request) => {
-        const user = requireUser(request);
-        const oldPassword = jsonString(request.body, "old_password");
-        const newPassword = jsonString(request.body, "new_password");
-        if (!oldPassword || !newPassword) refuse(AUTH_ERROR.MISSING_PASSWORD);
+    jsonRoute(app, async (request) => {
+      const user = requireUser(request);
+      const oldPassword = jsonString(request.body, "old_password");
+      const newPassword = jsonString(request.body, "new_password");
+      if (!oldPassword || !newPassword) refuse(AUTH_ERROR.MISSING_PASSWORD);
+      await credentialCheck(app, request.ip, user.email, async () => {
         if (!(await verifyPassword(oldPassword, user.passwordHash))) refuse(AUTH_ERROR.INCORRECT_OLD_PASSWORD);
-        if (!isAcceptablePassword(newPassword)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
-        const passwordHash = await hashPassword(newPassword);
-        await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
-          await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, user.id));
-          // Other devices must sign in again with the new password; this one stays signed in.
-          await revokeUserSessions(tx, emit, user.id, { except: request.sessionToken });
-        });
-        return { message: "Password changed successfully." };
-      },
-      (request) => request.user?.email,
-    ),
+      });
+      if (!isAcceptablePassword(newPassword)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+      const passwordHash = await hashPassword(newPassword);
+      await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
+        await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, user.id));
+        // Other devices must sign in again with the new password; this one stays signed in.
+        await revokeUserSessions(tx, emit, user.id, { except: request.sessionToken });
+      });
+      return { message: "Password changed successfully." };
+    }),
   );
 
   app.post(
@@ -321,13 +377,16 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_SIGN_UP);
         if (!settings.is_email_password_enabled) refuse(AUTH_ERROR.PASSWORD_LOGIN_DISABLED);
         if (await findUserByEmail(db, email)) refuse(AUTH_ERROR.USER_ALREADY_EXIST);
-        if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
+        // A password proves nothing about the address; the invitation link mailed to it does.
+        const invited = await invitationProof(app, body, email);
+        // Invite-only instances stay invite-only: no account without proof of an invited address.
+        if (!settings.enable_signup && !invited) refuse(AUTH_ERROR.SIGNUP_DISABLED);
         if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_PASSWORD);
         const user = await createAccount(app, {
           email,
           passwordHash: await hashPassword(password),
           isPasswordAutoset: false,
-          isEmailVerified: false,
+          isEmailVerified: Boolean(invited),
         });
         return { user };
       },
@@ -340,7 +399,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     formRoute(
       app,
       { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN },
-      async ({ email, body, settings }) => {
+      async ({ email, body, settings, request }) => {
         const password = field(body, "password") ?? "";
         if (!email || !password) refuse(AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_IN);
         if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_SIGN_IN);
@@ -349,7 +408,9 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         if (!user) refuse(AUTH_ERROR.USER_DOES_NOT_EXIST);
         if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
         // A user without a password (code sign-up) fails like a wrong password: verifyPassword(null) is false.
-        if (!(await verifyPassword(password, user.passwordHash))) refuse(AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN);
+        await credentialCheck(app, request.ip, email, async () => {
+          if (!(await verifyPassword(password, user.passwordHash))) refuse(AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN);
+        });
         return { user };
       },
     ),
@@ -361,15 +422,17 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     formRoute(
       app,
       { page: SIGN_UP_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP },
-      async ({ email, body, settings }) => {
+      async ({ email, body, settings, request }) => {
         const code = field(body, "code") ?? "";
         if (!email || !code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED);
         if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_MAGIC_SIGN_UP);
         if (!settings.is_magic_login_enabled) refuse(AUTH_ERROR.MAGIC_LINK_LOGIN_DISABLED);
         if (await findUserByEmail(db, email)) refuse(AUTH_ERROR.USER_ALREADY_EXIST);
         if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
-        const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
-        if (check !== "ok") refuseMagicCode(check, "sign-up");
+        await credentialCheck(app, request.ip, email, async () => {
+          const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
+          if (check !== "ok") refuseMagicCode(check, "sign-up");
+        });
         // The code proved the address; there is no password until the user sets one.
         const user = await createAccount(app, {
           email,
@@ -388,7 +451,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     formRoute(
       app,
       { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN },
-      async ({ email, body, settings }) => {
+      async ({ email, body, settings, request }) => {
         const code = field(body, "code") ?? "";
         if (!email || !code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED);
         if (!isValidEmail(email)) refuse(AUTH_ERROR.INVALID_EMAIL_MAGIC_SIGN_IN);
@@ -396,11 +459,71 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         const user = await findUserByEmail(db, email);
         if (!user) refuse(AUTH_ERROR.USER_DOES_NOT_EXIST);
         if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
-        const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
-        if (check !== "ok") refuseMagicCode(check, "sign-in");
-        return { user, changes: { isEmailVerified: true } };
+        await credentialCheck(app, request.ip, email, async () => {
+          const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
+          if (check !== "ok") refuseMagicCode(check, "sign-in");
+        });
+        // The code proved the address. If it had not been proven before, a password set until
+        // now may be an intruder's (pre-hijack): it is cleared and every session ends before the
+        // owner's new one starts.
+        const proven = await transactionWithEvents(db, app.ctx.events, eventOrigin(request), (tx, emit) =>
+          proveAddress(tx, emit, user, { kind: "sign-in" }),
+        );
+        return { user: proven };
       },
     ),
+  );
+
+  /**
+   * "Verify your address" for a signed-in account whose address is not proven (a password
+   * sign-up): a six-digit code mailed to it (to the server log when SMTP is not set), like the
+   * sign-in codes and from the same store, valid ten minutes, three wrong tries.
+   */
+  app.post(
+    "/auth/verify-email/send/",
+    publicRoute,
+    jsonRoute(app, async (request) => {
+      const user = requireUser(request);
+      if (user.isEmailVerified) return { sent: false, email: user.email, is_email_verified: true };
+      await limitMail(app, user.email);
+      const code = await issueMagicCode(db, user.email, app.ctx.config.secretKey);
+      const { instanceName } = await authSettings(db);
+      await mailer.send({
+        to: user.email,
+        subject: `Your ${instanceName} verification code`,
+        text: [
+          `Your verification code is ${code}`,
+          "",
+          "Enter it to confirm that this e-mail address is yours. It is valid for 10 minutes and can be used once.",
+          "If you did not ask for it, you can ignore this e-mail.",
+        ].join("\n"),
+      });
+      return { sent: true, email: user.email, is_email_verified: false };
+    }),
+  );
+
+  /**
+   * Prove the signed-in account's address with the mailed code. The prover is signed in with
+   * the account's password, so the password stays; every other session ends (auth/email-proof.ts).
+   * Answers the account as GET /api/users/me/ does.
+   */
+  app.post(
+    "/auth/verify-email/",
+    publicRoute,
+    jsonRoute(app, async (request) => {
+      const user = requireUser(request);
+      if (user.isEmailVerified) return presentMe(user);
+      const code = jsonString(request.body, "code");
+      if (!code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED);
+      await credentialCheck(app, request.ip, user.email, async () => {
+        const check = await consumeMagicCode(db, user.email, code.slice(0, 32), app.ctx.config.secretKey);
+        if (check !== "ok") refuseMagicCode(check, "sign-in");
+      });
+      const proven = await transactionWithEvents(db, app.ctx.events, eventOrigin(request), (tx, emit) =>
+        proveAddress(tx, emit, user, { kind: "session", sessionToken: request.sessionToken }),
+      );
+      return presentMe(proven);
+    }),
   );
 
   app.post("/auth/sign-out/", publicRoute, async (request, reply) => {

@@ -16,6 +16,7 @@ import {
 } from "../../../test/harness.ts";
 import { verifyPassword } from "../../auth/crypto.ts";
 import { sessions, userProfiles, users, workspaceInvitations } from "../../db/schema.ts";
+import { newInvitationToken } from "../workspaces/service.ts";
 import { countUsers, expectAuthError, expectRedirectError, withConfig } from "./test-support.ts";
 
 let t: TestApp;
@@ -34,9 +35,13 @@ async function sessionCount(userId: string): Promise<number> {
   return (await t.db.select().from(sessions).where(eq(sessions.userId, userId))).length;
 }
 
-async function invite(email: string): Promise<void> {
+/** A pending invitation to `email`; returns what its mailed link carries (id and token). */
+async function invite(email: string): Promise<{ invitation_id: string; invitation_token: string }> {
   const ws = await createWorkspace(t.db, admin);
-  await t.db.insert(workspaceInvitations).values({ workspaceId: ws.id, email, tokenHash: `hash-${email}` });
+  const { token, tokenHash } = newInvitationToken();
+  const [row] = await t.db.insert(workspaceInvitations).values({ workspaceId: ws.id, email, tokenHash }).returning();
+  if (!row) throw new Error("invitation insert failed");
+  return { invitation_id: row.id, invitation_token: token };
 }
 
 describe("GET /auth/get-csrf-token/", () => {
@@ -98,10 +103,17 @@ describe("POST /auth/email-check/", () => {
 
   it("refuses a new address with 5015 when sign-up is off, unless it has a pending invitation", async () => {
     const invited = freshEmail();
-    await invite(invited);
+    const link = await invite(invited);
     await withConfig(t, { enable_signup: false }, async () => {
       expectAuthError(await check({ email: freshEmail() }), AUTH_ERROR.SIGNUP_DISABLED);
-      expect((await check({ email: invited.toUpperCase() })).json()).toEqual({ existing: false, status: "CREDENTIAL" });
+      // Invite-only: without the invitation link the address is proven with a code…
+      expect((await check({ email: invited.toUpperCase() })).json()).toEqual({ existing: false, status: "MAGIC_CODE" });
+      // …with it, a password sign-up may follow (the link proves the address).
+      expect((await check({ email: invited, ...link })).json()).toEqual({ existing: false, status: "CREDENTIAL" });
+      expect((await check({ email: invited, ...link, invitation_token: "not-the-token" })).json()).toEqual({
+        existing: false,
+        status: "MAGIC_CODE",
+      });
       const user = await createUser(t.db);
       expect((await check({ email: user.email })).json().existing).toBe(true);
     });
@@ -195,19 +207,48 @@ describe("POST /auth/sign-up/", () => {
     expect(await countUsers(t)).toBe(before);
   });
 
-  it("refuses with 5015 when sign-up is off, but lets an invited address in", async () => {
+  it("refuses with 5015 when sign-up is off, but lets an invited address in with its invitation link", async () => {
     const invited = freshEmail();
-    await invite(invited);
+    const link = await invite(invited);
+    const other = freshEmail();
+    const otherLink = await invite(other);
     await withConfig(t, { enable_signup: false }, async () => {
       const before = await countUsers(t);
       const res = await postForm(t.app, "/auth/sign-up/", { email: freshEmail(), password: PASSWORD });
       expectRedirectError(res, "/sign-up/", AUTH_ERROR.SIGNUP_DISABLED);
+      // Knowing an invited address is not enough: a password proves nothing about it.
+      const proofs: Record<string, string>[] = [
+        {},
+        { ...link, invitation_token: "guessed-token" },
+        { invitation_id: link.invitation_id },
+        otherLink, // another invitation's link, for another address
+      ];
+      for (const proof of proofs) {
+        expectRedirectError(
+          await postForm(t.app, "/auth/sign-up/", { email: invited, password: PASSWORD, ...proof }),
+          "/sign-up/",
+          AUTH_ERROR.SIGNUP_DISABLED,
+        );
+      }
       expect(await countUsers(t)).toBe(before);
-      const ok = await postForm(t.app, "/auth/sign-up/", { email: invited, password: PASSWORD });
+      const ok = await postForm(t.app, "/auth/sign-up/", { email: invited, password: PASSWORD, ...link });
       expect(ok.headers.location).toBe("/");
       expect(sessionFrom(ok)).toBeTruthy();
       expect(await countUsers(t)).toBe(before + 1);
+      const [user] = await t.db.select().from(users).where(eq(users.email, invited));
+      expect(user?.isEmailVerified).toBe(true);
     });
+  });
+
+  it("leaves a password sign-up's address unproven, unless it carries its invitation link", async () => {
+    const plain = freshEmail();
+    await postForm(t.app, "/auth/sign-up/", { email: plain, password: PASSWORD });
+    const invited = freshEmail();
+    const link = await invite(invited);
+    await postForm(t.app, "/auth/sign-up/", { email: invited, password: PASSWORD, ...link });
+    const rows = await t.db.select().from(users);
+    expect(rows.find((u) => u.email === plain)?.isEmailVerified).toBe(false);
+    expect(rows.find((u) => u.email === invited)?.isEmailVerified).toBe(true);
   });
 });
 

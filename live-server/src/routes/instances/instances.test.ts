@@ -88,6 +88,30 @@ describe("instance set-up", () => {
     expect(ok.headers.location).toBe("/god-mode/general/");
     expect(sessionFrom(ok)).toBeTruthy();
   });
+
+  it("never copies an unbounded e-mail into Location: a 10 kB address gets a normal 302 with a short header", async () => {
+    const huge = `${"a".repeat(10_000)}@example.com`;
+    for (const [url, fields] of [
+      ["/api/instances/admins/sign-in/", { email: huge, password: "whatever-long" }],
+      ["/api/instances/admins/sign-up/", { ...adminForm, email: huge }],
+      ["/api/instances/admins/sign-in/", { email: `${huge}\r\nSet-Cookie: x=1`, password: "whatever-long" }],
+    ] as const) {
+      const res = await postForm(t.app, url, fields);
+      expect(res.statusCode).toBe(302);
+      const location = String(res.headers.location);
+      expect(location.length).toBeLessThan(600);
+      expect(location).not.toMatch(/[\r\n]/);
+      expect(redirectQuery(res).query.email).toBeUndefined();
+      expect(redirectQuery(res).query.error_code).toMatch(/^51\d\d$/);
+    }
+    // A normal address still comes back to pre-fill the form, encoded.
+    const normal = await postForm(t.app, "/api/instances/admins/sign-in/", {
+      email: "who+tag@example.com",
+      password: "whatever-long",
+    });
+    expect(redirectQuery(normal).query.email).toBe("who+tag@example.com");
+    expect(String(normal.headers.location)).toContain("email=who%2Btag%40example.com");
+  });
 });
 
 describe("instance settings", () => {

@@ -85,7 +85,7 @@ export async function instanceRoutes(app: FastifyInstance): Promise<void> {
     const fail = (code: (typeof AUTH_ERROR)[keyof typeof AUTH_ERROR]) =>
       redirectWithAuthError(reply, SETUP_PAGE, code, { email });
 
-    if (!(await app.ctx.authLimiter.allow(request.ip, email || undefined))) return fail(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+    if (!(await app.ctx.authLimiter.allowIp(request.ip))) return fail(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
     if (!hasValidCsrf(request, field(body, "csrfmiddlewaretoken"))) return fail(AUTH_ERROR.ADMIN_AUTHENTICATION_FAILED);
     if (await hasInstanceAdmin(db)) return fail(AUTH_ERROR.ADMIN_ALREADY_EXIST);
     if (!email || !password || !firstName) return fail(AUTH_ERROR.REQUIRED_ADMIN_EMAIL_PASSWORD_FIRST_NAME);
@@ -132,7 +132,7 @@ export async function instanceRoutes(app: FastifyInstance): Promise<void> {
     const fail = (code: (typeof AUTH_ERROR)[keyof typeof AUTH_ERROR]) =>
       redirectWithAuthError(reply, ADMIN_SIGN_IN_PAGE, code, { email });
 
-    if (!(await app.ctx.authLimiter.allow(request.ip, email || undefined))) return fail(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+    if (!(await app.ctx.authLimiter.allowIp(request.ip))) return fail(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
     if (!hasValidCsrf(request, field(body, "csrfmiddlewaretoken"))) return fail(AUTH_ERROR.ADMIN_AUTHENTICATION_FAILED);
     if (!email || !password) return fail(AUTH_ERROR.REQUIRED_ADMIN_EMAIL_PASSWORD);
     if (!isValidEmail(email)) return fail(AUTH_ERROR.INVALID_ADMIN_EMAIL);
@@ -144,7 +144,14 @@ export async function instanceRoutes(app: FastifyInstance): Promise<void> {
       .limit(1);
     if (!row?.adminId) return fail(AUTH_ERROR.ADMIN_USER_DOES_NOT_EXIST);
     if (!row.user.isActive) return fail(AUTH_ERROR.ADMIN_USER_DEACTIVATED);
-    if (!(await verifyPassword(password, row.user.passwordHash))) return fail(AUTH_ERROR.ADMIN_AUTHENTICATION_FAILED);
+    // Wrong passwords count per IP (a wall) and per account (a delay that never stops the owner).
+    const limiter = app.ctx.authLimiter;
+    await limiter.holdIfLocked(email);
+    if (!(await verifyPassword(password, row.user.passwordHash))) {
+      await limiter.recordFailure(request.ip, email);
+      return fail(AUTH_ERROR.ADMIN_AUTHENTICATION_FAILED);
+    }
+    await limiter.recordSuccess(email);
 
     const token = await createSession(db, row.user.id, {
       userAgent: request.headers["user-agent"],

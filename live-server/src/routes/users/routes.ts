@@ -6,6 +6,7 @@
 import { ROLE } from "@tideline/shared";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { requireVerifiedEmail } from "../../auth/email-proof.ts";
 import { clearSessionCookie, revokeUserSessions } from "../../auth/sessions.ts";
 import type { NotificationPreferences, OnboardingStep } from "../../db/schema.ts";
 import { instanceAdmins, projectMembers, projects, userProfiles, users, workspaceMembers } from "../../db/schema.ts";
@@ -172,7 +173,8 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
         last_workspace_slug: last?.slug ?? null,
         fallback_workspace_id: fallback?.id ?? null,
         fallback_workspace_slug: fallback?.slug ?? null,
-        invites: await countPendingInvitations(db, user.email),
+        // Nothing addressed to an e-mail the account has not proven (auth/email-proof.ts).
+        invites: user.isEmailVerified ? await countPendingInvitations(db, user.email) : 0,
       },
     };
   });
@@ -256,8 +258,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     return Object.fromEntries(rows.map((r) => [r.projectId, r.role]));
   });
 
+  /** My pending invitations; 403 EMAIL_NOT_VERIFIED until my address is proven. */
   app.get("/api/users/me/workspaces/invitations/", async (request) => {
     const user = requireUser(request);
+    requireVerifiedEmail(user);
     const rows = await pendingInvitationsFor(db, user.email);
     return rows.map((r) => presentInvitation(r.invitation, r.workspace, r.inviter));
   });
@@ -269,6 +273,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
   app.post("/api/users/me/workspaces/invitations/", async (request) => {
     const user = requireUser(request);
     const { invitations: ids } = parse(acceptInvitationsBody, request.body);
+    requireVerifiedEmail(user);
     const mine = (await pendingInvitationsFor(db, user.email)).filter((r) => ids.includes(r.invitation.id));
     const joined = await db.transaction(async (tx) => {
       const out = [];

@@ -9,23 +9,39 @@
  * may read it (the accept screen's preview) and answer it, without being a member yet. Anyone
  * else gets 404, so invitation ids do not leak which workspaces exist.
  *
- * The e-mailed link carries no secret: answering needs a session for the invited address, which
- * is the proof. (The schema's token_hash column is filled with the hash of a random token that is
- * never sent, ready for tokenised links should they be wanted later.)
+ * The e-mailed link carries a secret token (256 random bits; only its hash is stored, the inviter
+ * never sees it, re-sending the invitation replaces it). With it, anyone holding the link may read
+ * the invitation without a session (GET …/invitations/{id}/join/?token= — the landing page for
+ * people who have no account yet); without it that call is a 404, like a wrong id. Answering
+ * still needs a session for the invited address. That session's address must be proven
+ * (auth/email-proof.ts): an unverified account (a password sign-up) gets 403 EMAIL_NOT_VERIFIED
+ * from the preview and the answer, unless the answer carries the link's token — the link was
+ * mailed to the address, so holding it proves the address, and the account is marked verified.
  */
 import { ROLE, ROLE_NAME, type Role } from "@tideline/shared";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { randomToken, sha256 } from "../../auth/crypto.ts";
+import { emailNotVerified, proveAddress } from "../../auth/email-proof.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import { users, workspaceInvitations, workspaceMembers, workspaces } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
 import { requireUuid } from "../../http/ids.ts";
 import { requireUser, workspaceAccess } from "../../policies/access.ts";
 import { presentInvitation, presentWorkspace } from "../../presenters/workspace.ts";
 import { inviteBody, joinBody, roleBody } from "./schema.ts";
-import { acceptInvitation, type InvitationRow, isInvitationFor, type UserRow, type WorkspaceRow } from "./service.ts";
+import {
+  acceptInvitation,
+  findUserByEmailLower,
+  type InvitationRow,
+  invitationTokenMatches,
+  isInvitationFor,
+  newInvitationToken,
+  pendingInvitationByToken,
+  type UserRow,
+  type WorkspaceRow,
+} from "./service.ts";
 
 type SlugParams = { slug: string };
 type InvitationParams = { slug: string; id: string };
@@ -72,8 +88,8 @@ function inviterName(user: UserRow): string {
   return full || user.displayName || user.email;
 }
 
-export function invitationLink(appBaseUrl: string, invitation: InvitationRow, ws: WorkspaceRow): string {
-  const query = new URLSearchParams({ invitation_id: invitation.id, email: invitation.email, slug: ws.slug });
+export function invitationLink(appBaseUrl: string, invitation: InvitationRow, ws: WorkspaceRow, token: string): string {
+  const query = new URLSearchParams({ invitation_id: invitation.id, email: invitation.email, slug: ws.slug, token });
   return `${appBaseUrl}/workspace-invitations/?${query.toString()}`;
 }
 
@@ -126,11 +142,13 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
       const rows: InvitationRow[] = [];
       for (const [email, role] of toInvite) {
         const now = new Date();
-        // Re-inviting refreshes the one row per (workspace, e-mail): new role, new inviter, pending again.
+        const { token, tokenHash } = newInvitationToken();
+        // Re-inviting refreshes the one row per (workspace, e-mail): new role, new inviter, new
+        // link token (the old link stops working), pending again.
         const fresh = {
           role,
           message: body.message ?? null,
-          tokenHash: sha256(randomToken(32)),
+          tokenHash,
           accepted: false,
           respondedAt: null,
           createdById: user.id,
@@ -144,7 +162,7 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
           .returning();
         if (!row) throw new Error("invitation write failed");
         rows.push(row);
-        const link = invitationLink(config.appBaseUrl, row, workspace);
+        const link = invitationLink(config.appBaseUrl, row, workspace, token);
         await mailer.send(
           {
             to: email,
@@ -191,8 +209,11 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
     if (!row) throw notFound("Invitation");
     const { invitation, workspace, inviter } = row;
     const membership = await activeMembership(db, workspace.id, user.id);
-    // The invitee's preview (they are usually not a member yet).
-    if (isInvitationFor(invitation, user)) return presentInvitation(invitation, workspace, inviter);
+    // The invitee's preview (they are usually not a member yet), once their address is proven.
+    if (isInvitationFor(invitation, user)) {
+      if (!user.isEmailVerified) throw emailNotVerified();
+      return presentInvitation(invitation, workspace, inviter);
+    }
     if (!membership) throw notFound("Invitation");
     if (!canManageInvitation(membership.role, invitation.role)) throw forbidden();
     return presentInvitation(invitation, workspace, inviter);
@@ -220,6 +241,26 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
     return reply.status(204).send();
   });
 
+  /**
+   * The invitation link's landing page, for whoever holds the link (signed in or not): the
+   * workspace, the inviter, the role and whether the invited address has an account yet (so the
+   * page offers sign-up or sign-in). A wrong id, slug or token, or an invitation already
+   * answered, is a 404 that says nothing more.
+   */
+  app.get<{ Params: InvitationParams; Querystring: { token?: unknown } }>(
+    "/api/workspaces/:slug/invitations/:id/join/",
+    { config: { public: true } },
+    async (request) => {
+      const row = await pendingInvitationByToken(db, request.params.id, request.query.token);
+      if (!row || row.workspace.slug !== String(request.params.slug).toLowerCase()) throw notFound("Invitation");
+      const { invitation, workspace, inviter } = row;
+      return {
+        ...presentInvitation(invitation, workspace, inviter),
+        existing_user: Boolean(await findUserByEmailLower(db, invitation.email)),
+      };
+    },
+  );
+
   // The caller is not a member yet, so this cannot go through workspaceAccess: the invitation
   // itself (this workspace, the caller's own e-mail) is what grants entry.
   app.post<{ Params: InvitationParams }>(
@@ -232,15 +273,24 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
       if (!row) throw notFound("Invitation");
       const { invitation, workspace } = row;
       if (!isInvitationFor(invitation, user)) throw forbidden(OTHER_EMAIL_MESSAGE);
-      const { accepted } = parse(joinBody, request.body);
+      const { accepted, token } = parse(joinBody, request.body);
+      // An unproven address may answer only with the link mailed to it (which proves it).
+      const provesAddress = !user.isEmailVerified && invitationTokenMatches(invitation, token);
+      if (!user.isEmailVerified && !provesAddress) throw emailNotVerified();
       if (invitation.accepted || invitation.respondedAt) {
         throw badRequest("You have already answered this invitation.", undefined, "INVITATION_ALREADY_ANSWERED");
       }
-      if (!accepted) {
-        await db.delete(workspaceInvitations).where(eq(workspaceInvitations.id, invitation.id));
-        return reply.status(204).send();
-      }
-      const membership = await db.transaction((tx) => acceptInvitation(tx, invitation, user));
+      const membership = await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
+        const member = provesAddress
+          ? await proveAddress(tx, emit, user, { kind: "session", sessionToken: request.sessionToken })
+          : user;
+        if (!accepted) {
+          await tx.delete(workspaceInvitations).where(eq(workspaceInvitations.id, invitation.id));
+          return null;
+        }
+        return acceptInvitation(tx, invitation, member);
+      });
+      if (!membership) return reply.status(204).send();
       return {
         accepted: true,
         role: membership.role,

@@ -94,4 +94,8 @@ export const inviteBody = z
 
 export const roleBody = z.object({ role }).strict();
 
-export const joinBody = z.object({ accepted: z.boolean({ error: "accepted must be true or false." }) }).strict();
+export const joinBody = z.object({
+  accepted: z.boolean({ error: "accepted must be true or false." }),
+  /** The invitation link's token: proves the address of an account that has not proven it yet. */
+  token: z.string().max(200, "token is not an invitation token.").optional(),
+});

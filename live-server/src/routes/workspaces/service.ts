@@ -7,6 +7,7 @@
 import { RESERVED_WORKSPACE_SLUGS, ROLE, WORKSPACE_SLUG_PATTERN } from "@tideline/shared";
 import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { randomToken, safeEqual, sha256 } from "../../auth/crypto.ts";
 import type { DbOrTx } from "../../db/client.ts";
 import {
   projectMembers,
@@ -270,6 +271,49 @@ export async function countPendingInvitations(db: DbOrTx, email: string): Promis
     .where(and(eq(workspaceInvitations.email, email.toLowerCase()), eq(workspaceInvitations.accepted, false)));
   return row?.n ?? 0;
 }
+
+/**
+ * The secret of an invitation link: random, 256 bits, mailed only to the invited address (the
+ * inviter never sees it; only its SHA-256 is stored). Sending the invitation again replaces it.
+ */
+export function newInvitationToken(): { token: string; tokenHash: string } {
+  const token = randomToken(32);
+  return { token, tokenHash: sha256(token) };
+}
+
+/** Whether `token` (from the mailed link) is this invitation's: hashes compared in constant time. */
+export function invitationTokenMatches(invitation: InvitationRow, token: unknown): boolean {
+  return (
+    typeof token === "string" &&
+    token.length > 0 &&
+    token.length <= 200 &&
+    safeEqual(sha256(token), invitation.tokenHash)
+  );
+}
+
+/** A pending invitation by id whose link token is `token`, with its workspace and inviter. */
+export async function pendingInvitationByToken(db: DbOrTx, id: unknown, token: unknown) {
+  if (typeof id !== "string" || !UUID.test(id)) return undefined;
+  const inviters = alias(users, "inviters");
+  const [row] = await db
+    .select({ invitation: workspaceInvitations, workspace: workspaces, inviter: inviters })
+    .from(workspaceInvitations)
+    .innerJoin(workspaces, eq(workspaces.id, workspaceInvitations.workspaceId))
+    .leftJoin(inviters, eq(inviters.id, workspaceInvitations.createdById))
+    .where(eq(workspaceInvitations.id, id))
+    .limit(1);
+  if (!row || !invitationTokenMatches(row.invitation, token)) return undefined;
+  if (row.invitation.accepted || row.invitation.respondedAt) return undefined;
+  return row;
+}
+
+/** The account (if any) of an e-mail address as invitations store it (normalized). */
+export async function findUserByEmailLower(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+  return row;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether an invitation is addressed to this user (e-mails are stored normalized). */
 export function isInvitationFor(invitation: InvitationRow, user: UserRow): boolean {
