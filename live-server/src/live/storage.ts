@@ -9,6 +9,8 @@
  *   a REST write or another instance's store is never overwritten), re-derive the sanitised
  *   HTML and plain text, delete exactly the log rows that were folded, and emit the entity's
  *   `*.updated` event when the HTML changed.
+ * - foldPendingLog: the same store from the log alone, when a REST read asks for the HTML of a
+ *   document whose log still has rows (after a crash, or before a debounced store).
  *
  * Every read and write locks the owning row (`for update`), like the pages REST API does, so
  * loads, stores and REST writes of one document are serialised.
@@ -23,6 +25,7 @@ import { loadIssue } from "../routes/issues/query.ts";
 import { emitIssue } from "../routes/issues/service.ts";
 import { maybeSnapshotWhileEditing } from "../routes/pages/document.ts";
 import { presentPageEvent } from "../routes/pages/presenter.ts";
+import { maybeRecordWhileEditing } from "../services/description-versions.ts";
 import { contentOfState, stateFromHtml } from "./schema.ts";
 
 /** The document kinds that hold content (project and user channels hold none). */
@@ -114,6 +117,33 @@ export type StoreInput = {
 
 export type StoreResult = "stored" | "unchanged" | "skipped" | "missing";
 
+/**
+ * Fold the log rows no store has folded yet into the owner row, for a REST read of the
+ * description: after `kill -9` the acknowledged edits are only in the log until the document
+ * is opened live again, and a store may still be pending while it is edited. Nothing to do
+ * (one indexed look-up) when the log is empty. The rows are read without the lock and folded
+ * by storeDocument under it; folding rows another store folds too is harmless (merging is
+ * idempotent, and each deletes only the rows it read). Rows of a replaced state (no stored
+ * state: a REST write replaced the description) are left for the next load to drop.
+ * The author of the edits is not known here: the row's updated_by stays and the event has no actor.
+ */
+export async function foldPendingLog(
+  db: Db,
+  bus: EventBus,
+  ref: ContentRef,
+  instanceId: string,
+): Promise<StoreResult | "none"> {
+  const name = nameOf(ref);
+  const pending = await db
+    .select({ id: documentUpdates.id, update: documentUpdates.update })
+    .from(documentUpdates)
+    .where(eq(documentUpdates.documentName, name))
+    .orderBy(asc(documentUpdates.id));
+  if (pending.length === 0) return "none";
+  const state = Y.mergeUpdates(pending.map((r) => r.update));
+  return storeDocument(db, bus, ref, { state, foldedIds: pending.map((r) => r.id), actorId: null, instanceId });
+}
+
 /** Fold the document into its row (see the file comment). */
 export async function storeDocument(db: Db, bus: EventBus, ref: ContentRef, input: StoreInput): Promise<StoreResult> {
   const name = nameOf(ref);
@@ -181,5 +211,7 @@ export async function storeDocument(db: Db, bus: EventBus, ref: ContentRef, inpu
   });
   // Versions of a page while it is edited (at most one per interval; the pages API decides).
   if (result === "stored" && ref.kind === "page") await maybeSnapshotWhileEditing(db, ref.id, input.actorId);
+  // A work item's description history, the same way (services/description-versions.ts).
+  if (result === "stored" && ref.kind === "issue") await maybeRecordWhileEditing(db, ref.id, input.actorId);
   return result;
 }

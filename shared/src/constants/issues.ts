@@ -174,3 +174,11 @@ export const ISSUE_PAGE_SIZE_MAX = 100;
 
 /** Limits of the default form. */
 export const ISSUE_NAME_MAX = 255;
+
+/**
+ * A work item's description history (description-versions/): while the description is edited
+ * live, a version at most this often (as pages); every REST write of it records one.
+ */
+export const DESCRIPTION_VERSION_INTERVAL_MS = 10 * 60 * 1000;
+/** Versions kept per work item (the oldest go). */
+export const DESCRIPTION_VERSIONS_KEPT = 50;

@@ -1,12 +1,14 @@
 /**
  * Work-item detail APIs under /api/workspaces/:slug/projects/:projectId/{issues|epics}/:issueId/:
- * sub-issues, relations, links, comments (and comment reactions), reactions and history.
+ * sub-issues, relations, links, comments (and comment reactions), reactions, history and
+ * description versions.
  * Reading needs any project role (guests see only what the guest rule lets them); writing needs
  * member or above. Every change records history in its transaction and emits its events after
  * the commit.
  */
 import type { FastifyInstance } from "fastify";
 import { registerCommentRoutes } from "./comments.ts";
+import { registerDescriptionVersionRoutes } from "./description-versions.ts";
 import { registerHistoryRoutes } from "./history.ts";
 import { registerLinkRoutes } from "./links.ts";
 import { registerReactionRoutes } from "./reactions.ts";
@@ -20,4 +22,5 @@ export async function issueDetailsRoutes(app: FastifyInstance): Promise<void> {
   await registerCommentRoutes(app);
   await registerReactionRoutes(app);
   await registerHistoryRoutes(app);
+  await registerDescriptionVersionRoutes(app);
 }

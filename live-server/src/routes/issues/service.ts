@@ -21,6 +21,7 @@ import {
 import type { EmitFn } from "../../events/bus.ts";
 import { badRequest, type FieldErrors, notFound } from "../../http/errors.ts";
 import type { IssueRow, ProjectRow } from "../../policies/access.ts";
+import { recordDescriptionVersion } from "../../services/description-versions.ts";
 import { type ActivityInput, recordActivity } from "../../services/issue-activity.ts";
 import { ensureSubscribed } from "../../services/issue-subscriptions.ts";
 import { loadIssue, loadIssues, type PresentedIssue } from "./query.ts";
@@ -253,6 +254,12 @@ export async function createIssue(
 /** History and subscriptions of a newly visible item (created, or a published draft). */
 async function announceCreated(tx: Tx, actorId: string, row: IssueRow, assigneeIds: string[]) {
   await ensureSubscribed(tx, row, [row.createdById ?? actorId, ...assigneeIds]);
+  await recordDescriptionVersion(
+    tx,
+    row,
+    { html: row.descriptionHtml, stripped: row.descriptionStripped, state: row.descriptionBinary },
+    actorId,
+  );
   await recordActivity(tx, {
     workspaceId: row.workspaceId,
     projectId: row.projectId,
@@ -359,6 +366,9 @@ export async function updateIssue(
       set.descriptionBinary = null;
       changed.push("description_html");
       log({ field: "description" });
+      if (!options.quiet) {
+        await recordDescriptionVersion(tx, current, { html, stripped: htmlToPlainText(html), state: null }, actorId);
+      }
     }
   }
   if (input.state_id && input.state_id !== current.stateId) {
