@@ -10,14 +10,14 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { issueDocumentName, ROLE } from "@tideline/shared";
+import { issueDocumentName, PAGE_ACCESS, pageDocumentName, ROLE } from "@tideline/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as Y from "yjs";
 import { createUser, createWorkspace, type TestUser } from "../../test/harness.ts";
 import { SESSION_COOKIE } from "../auth/sessions.ts";
 import { openDatabase } from "../db/client.ts";
-import { documentUpdates, issues, projectMembers, projects } from "../db/schema.ts";
+import { documentUpdates, issues, pageProjects, pages, projectMembers, projects } from "../db/schema.ts";
 import { appendParagraph, bodyText, eventually, openTab, synced } from "./test-support.ts";
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../main.ts");
@@ -30,6 +30,9 @@ let user: TestUser;
 let slug: string;
 let projectId: string;
 let issueId: string;
+/** A page and a second work item, read over REST only after the crash (never opened live again). */
+let pageId: string;
+let restIssueId: string;
 let child: ChildProcess | null = null;
 
 async function freePort(): Promise<number> {
@@ -114,6 +117,33 @@ beforeAll(async () => {
       .returning();
     if (!issue) throw new Error("issue insert failed");
     issueId = issue.id;
+    const [restIssue] = await db
+      .insert(issues)
+      .values({
+        workspaceId: ws.id,
+        projectId,
+        sequenceId: 2,
+        name: "Read over REST",
+        descriptionHtml: "<p>Item before</p>",
+        createdById: user.id,
+      })
+      .returning();
+    if (!restIssue) throw new Error("issue insert failed");
+    restIssueId = restIssue.id;
+    const [page] = await db
+      .insert(pages)
+      .values({
+        workspaceId: ws.id,
+        name: "Durable page",
+        descriptionHtml: "<p>Page before</p>",
+        access: PAGE_ACCESS.public,
+        ownedById: user.id,
+        createdById: user.id,
+      })
+      .returning();
+    if (!page) throw new Error("page insert failed");
+    pageId = page.id;
+    await db.insert(pageProjects).values({ pageId, projectId, workspaceId: ws.id });
   });
 }, 60_000);
 
@@ -166,5 +196,55 @@ it("keeps an acknowledged edit through kill -9, and derives the HTML on a normal
   await withDatabase(async (db) => {
     const logged = await db.select().from(documentUpdates).where(eq(documentUpdates.documentName, name));
     expect(logged).toEqual([]);
+  });
+}, 120_000);
+
+it("REST reads show acknowledged edits after kill -9 without the document being opened live", async () => {
+  const url = `ws://127.0.0.1:${port}/live`;
+  const api = (p: string) =>
+    fetch(`${origin}/api/workspaces/${slug}/projects/${projectId}/${p}`, {
+      headers: { cookie: `${SESSION_COOKIE}=${user.token}`, origin },
+    });
+  child = await startServer();
+  const tab = openTab(url, user, { origin });
+  const page = tab.open(pageDocumentName(pageId));
+  const item = tab.open(issueDocumentName(restIssueId));
+  await Promise.all([synced(page), synced(item)]);
+  appendParagraph(page.doc, "page edit acknowledged");
+  appendParagraph(item.doc, "item edit acknowledged");
+  await Promise.all([synced(page), synced(item)]);
+  await stop(child, "SIGKILL");
+  tab.destroy();
+
+  const names = [pageDocumentName(pageId), issueDocumentName(restIssueId)];
+  await withDatabase(async (db) => {
+    const [pageRow] = await db.select().from(pages).where(eq(pages.id, pageId));
+    expect(pageRow?.descriptionHtml).toBe("<p>Page before</p>");
+    for (const name of names) {
+      const logged = await db.select().from(documentUpdates).where(eq(documentUpdates.documentName, name));
+      expect(logged.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  // A fresh instance; nobody opens the documents: the REST reads alone fold the log.
+  child = await startServer();
+  const pageRes = await api(`pages/${pageId}/`);
+  expect(pageRes.status).toBe(200);
+  expect(((await pageRes.json()) as { description_html: string }).description_html).toBe(
+    "<p>Page before</p><p>page edit acknowledged</p>",
+  );
+  const itemRes = await api(`issues/${restIssueId}/`);
+  expect(itemRes.status).toBe(200);
+  expect(((await itemRes.json()) as { description_html: string }).description_html).toBe(
+    "<p>Item before</p><p>item edit acknowledged</p>",
+  );
+  await stop(child, "SIGTERM");
+
+  await withDatabase(async (db) => {
+    const [pageRow] = await db.select().from(pages).where(eq(pages.id, pageId));
+    expect(pageRow?.descriptionStripped).toContain("page edit acknowledged");
+    for (const name of names) {
+      expect(await db.select().from(documentUpdates).where(eq(documentUpdates.documentName, name))).toEqual([]);
+    }
   });
 }, 120_000);

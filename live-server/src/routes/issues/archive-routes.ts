@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { issues } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, notFound, parse } from "../../http/errors.ts";
+import { foldPendingLog } from "../../live/storage.ts";
 import { guestSeesOwnOnly, projectAccess } from "../../policies/access.ts";
 import { ITEM_TYPES, type ItemParams, itemAccess, PROJECT_PATH, type ProjectParams } from "./common.ts";
 import { issueDetail, readExpand } from "./expand.ts";
@@ -25,6 +26,8 @@ export async function issueArchiveRoutes(app: FastifyInstance): Promise<void> {
     app.get<{ Params: ItemParams; Querystring: Record<string, unknown> }>(path, async (request) => {
       const access = await itemAccess(db, request, type, request.params);
       if (!access.issue.archivedAt) throw notFound("Archived work item");
+      // Edits still only in the write-ahead log (a crash, a pending store) show in description_html.
+      await foldPendingLog(db, events, { kind: "issue", id: access.issue.id }, app.ctx.live.instanceId);
       const detail = await issueDetail(
         db,
         access.issue.id,

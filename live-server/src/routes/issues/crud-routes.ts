@@ -11,6 +11,7 @@ import { queryRows } from "../../db/client.ts";
 import { projects } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
+import { foldPendingLog } from "../../live/storage.ts";
 import { guestSeesOwnOnly, issueAccess, projectAccess, workspaceAccess } from "../../policies/access.ts";
 import {
   ITEM_TYPES,
@@ -59,6 +60,8 @@ export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
 
     app.get<{ Params: ItemParams; Querystring: Query }>(`${base}/:id/`, async (request) => {
       const access = await itemAccess(db, request, type, request.params);
+      // Edits still only in the write-ahead log (a crash, a pending store) show in description_html.
+      await foldPendingLog(db, events, { kind: "issue", id: access.issue.id }, app.ctx.live.instanceId);
       const detail = await issueDetail(
         db,
         access.issue.id,

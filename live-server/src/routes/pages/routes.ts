@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, parse } from "../../http/errors.ts";
 import { requireUuid } from "../../http/ids.ts";
+import { foldPendingLog } from "../../live/storage.ts";
 import { projectAccess } from "../../policies/access.ts";
 import { publishPageContentChange, readPageState } from "./document.ts";
 import { pageAccess } from "./policy.ts";
@@ -96,6 +97,8 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: PageParams }>(`${PAGE}/`, async (request) => {
     const access = await page(request);
+    // Edits still only in the write-ahead log (a crash, a pending store) show in description_html.
+    await foldPendingLog(db, events, { kind: "page", id: access.page.id }, app.ctx.live.instanceId);
     return pageDetail(db, access.page.id, access.user.id);
   });
 
