@@ -67,6 +67,36 @@ describe("joining public projects", () => {
     expect(await membershipOf(t, p.id, w.member.id)).toMatchObject({ role: ROLE.member, isActive: true });
   });
 
+  it("never undoes a demotion: a member made guest who leaves and re-joins comes back as guest", async () => {
+    const p = await createProject(t, w.admin, w.slug);
+    const rowId = await addMember(t, w.admin, w.slug, p.id, w.member, ROLE.member);
+    const demote = await client(t.app, w.admin).patch(`/api/workspaces/${w.slug}/projects/${p.id}/members/${rowId}/`, {
+      role: ROLE.guest,
+    });
+    expect(demote.statusCode, demote.body).toBe(200);
+    const leave = await client(t.app, w.member).post(`/api/workspaces/${w.slug}/projects/${p.id}/members/leave/`);
+    expect(leave.statusCode).toBe(204);
+    expect(await membershipOf(t, p.id, w.member.id)).toMatchObject({ role: ROLE.guest, isActive: false });
+
+    const res = await client(t.app, w.member).post(joinUrl(), { project_ids: [p.id] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual([expect.objectContaining({ project: p.id, member: w.member.id, role: ROLE.guest })]);
+    expect(await membershipOf(t, p.id, w.member.id)).toMatchObject({ role: ROLE.guest, isActive: true });
+    const view = (await client(t.app, w.member).get(`/api/workspaces/${w.slug}/projects/${p.id}/`)).json();
+    expect(view).toMatchObject({ is_member: true, member_role: ROLE.guest });
+
+    // The same after being removed by an admin; an admin may raise the role again.
+    const removed = await client(t.app, w.admin).delete(`/api/workspaces/${w.slug}/projects/${p.id}/members/${rowId}/`);
+    expect(removed.statusCode).toBe(204);
+    await client(t.app, w.member).post(joinUrl(), { project_ids: [p.id] });
+    expect(await membershipOf(t, p.id, w.member.id)).toMatchObject({ role: ROLE.guest, isActive: true });
+    const raise = await client(t.app, w.admin).patch(`/api/workspaces/${w.slug}/projects/${p.id}/members/${rowId}/`, {
+      role: ROLE.member,
+    });
+    expect(raise.statusCode, raise.body).toBe(200);
+    expect(await membershipOf(t, p.id, w.member.id)).toMatchObject({ role: ROLE.member, isActive: true });
+  });
+
   it("is 404 for a private project or another workspace's project, joining none of the list", async () => {
     const open = await createProject(t, w.admin, w.slug);
     const secret = await createProject(t, w.member, w.slug, { network: NETWORK.private });

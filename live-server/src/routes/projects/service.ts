@@ -432,6 +432,10 @@ export async function restoreProject(db: DbOrTx, access: ProjectAccess): Promise
 /**
  * Join public projects of the workspace at the caller's workspace role. A private project the
  * caller is not in is 404, as everywhere. Current memberships are left as they are.
+ *
+ * A former member (left, or removed) comes back at the lower of that role and the role the old
+ * membership kept: leaving and re-joining never undoes a demotion (a member an admin made a
+ * guest stays a guest). Only a project admin's change raises it again.
  */
 export async function joinProjects(db: Db, ws: WorkspaceAccess, projectIds: string[]) {
   const unique = [...new Set(projectIds)];
@@ -453,7 +457,12 @@ export async function joinProjects(db: Db, ws: WorkspaceAccess, projectIds: stri
         if (own) memberships.push(own);
         continue;
       }
-      memberships.push(await upsertMembership(tx, row.project, ws.user.id, role, ws.user.id));
+      const [former] = await tx
+        .select({ role: projectMembers.role })
+        .from(projectMembers)
+        .where(and(eq(projectMembers.projectId, id), eq(projectMembers.memberId, ws.user.id)));
+      const kept = former ? Math.min(former.role, role) : role;
+      memberships.push(await upsertMembership(tx, row.project, ws.user.id, kept, ws.user.id));
     }
     return memberships.map(presentOwnMembership);
   });
