@@ -90,7 +90,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
       <Popover.Trigger asChild>
         <Button variant="secondary" size="sm">
           <SlidersHorizontal size={14} aria-hidden />
-          {t("workItems.display.button")}
+          <span className="wi-btn-text">{t("workItems.display.button")}</span>
         </Button>
       </Popover.Trigger>
       <Popover.Portal>

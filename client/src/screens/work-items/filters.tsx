@@ -110,7 +110,7 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
       <Popover.Trigger asChild>
         <Button variant="secondary" size="sm" className={clsx(count > 0 && "btn-active")}>
           <ListFilter size={14} aria-hidden />
-          {t("workItems.filters.button")}
+          <span className="wi-btn-text">{t("workItems.filters.button")}</span>
           {count > 0 ? <span className="wi-count-badge">{count}</span> : null}
         </Button>
       </Popover.Trigger>

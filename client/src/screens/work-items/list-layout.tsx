@@ -1,6 +1,8 @@
 /**
  * The list layout: collapsible group headers and 36px rows, flattened into one virtual list
  * (@tanstack/react-virtual) so 10,000 rows scroll smoothly — only what is on screen is rendered.
+ * On a phone (< 768 px) an item's row shows its whole title (wrapping) with its properties on a
+ * line under it, so rows are measured as they render instead of having a fixed height.
  */
 
 import { useVirtualizer } from "@tanstack/react-virtual";
@@ -9,6 +11,7 @@ import clsx from "clsx";
 import { ChevronDown, ChevronRight, Plus } from "lucide-react";
 import { type MouseEvent, memo, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useIsNarrow } from "../../lib/use-media";
 import type { WorkItem } from "../../stores/work-items";
 import { useSelection, useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
@@ -30,6 +33,7 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
   const groupInfo = useGroupInfo();
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const scrollRef = useRef<HTMLDivElement>(null);
+  const narrow = useIsNarrow();
 
   const rows = useMemo(() => {
     const out: Row[] = [];
@@ -68,6 +72,11 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
     getItemKey: (index) => rows[index]?.id ?? index,
     overscan: 12,
   });
+  // Fixed heights become measured ones (and back) when the width crosses the phone breakpoint.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure only on that change
+  useEffect(() => {
+    virtualizer.measure();
+  }, [narrow]);
 
   // A new grouping or order starts at the top.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the grouping changes
@@ -77,9 +86,21 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
 
   const offset = virtualizer.scrollOffset ?? 0;
   let current: Group<WorkItem> | null = null;
-  for (const h of headerStarts) {
-    if (h.start <= offset) current = h.group;
-    else break;
+  if (narrow) {
+    // Measured rows: the group of the first row on screen.
+    const first = virtualizer.getVirtualItems().find((v) => v.end > offset);
+    for (let i = first?.index ?? -1; i >= 0; i--) {
+      const row = rows[i];
+      if (row?.kind === "group") {
+        current = row.group;
+        break;
+      }
+    }
+  } else {
+    for (const h of headerStarts) {
+      if (h.start <= offset) current = h.group;
+      else break;
+    }
   }
 
   const groupHeader = (group: Group<WorkItem>, className: string, style?: React.CSSProperties, key?: string) => {
@@ -147,6 +168,8 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
               key={row.id}
               item={row.item}
               top={v.start}
+              index={narrow ? v.index : undefined}
+              measure={narrow ? virtualizer.measureElement : undefined}
               selected={selection.selected.has(row.item.id)}
               selecting={selection.selected.size > 0}
               active={ctx.peekId === row.item.id}
@@ -166,9 +189,14 @@ const ListRow = memo(function ListRow({
   selecting,
   active,
   order,
+  index,
+  measure,
 }: {
   item: WorkItem;
   top: number;
+  /** Phone: the row's index, and the virtualizer's measuring ref (the row is as tall as its title). */
+  index?: number;
+  measure?: (element: Element | null) => void;
   selected: boolean;
   selecting: boolean;
   active: boolean;
@@ -185,8 +213,20 @@ const ListRow = memo(function ListRow({
   };
   return (
     <div
-      className={clsx("wi-vrow wi-item-row", selected && "is-selected", active && "is-active", temp && "is-pending")}
-      style={{ transform: `translateY(${top}px)`, height: HEIGHT.item }}
+      ref={measure}
+      data-index={index}
+      className={clsx(
+        "wi-vrow wi-item-row",
+        measure && "wi-item-row-wrap",
+        selected && "is-selected",
+        active && "is-active",
+        temp && "is-pending",
+      )}
+      style={
+        measure
+          ? { transform: `translateY(${top}px)`, minHeight: HEIGHT.item }
+          : { transform: `translateY(${top}px)`, height: HEIGHT.item }
+      }
     >
       {ctx.canEdit ? (
         <label className={clsx("wi-check", (selecting || selected) && "wi-check-visible")}>

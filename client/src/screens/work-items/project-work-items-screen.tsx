@@ -428,7 +428,7 @@ export function ProjectWorkItemsScreen() {
             {canEdit ? (
               <Button size="sm" onClick={() => openCreate(undefined)} title={t("workItems.addShortcut")}>
                 <Plus size={14} aria-hidden />
-                {t("workItems.add")}
+                <span className="wi-btn-text">{t("workItems.add")}</span>
               </Button>
             ) : null}
             <Link

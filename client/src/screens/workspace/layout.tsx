@@ -1,9 +1,11 @@
 import { Building2 } from "lucide-react";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { Dialog } from "radix-ui";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Outlet } from "react-router";
+import { Link, Outlet, useLocation } from "react-router";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState, ScreenLoader } from "../../components/ui";
+import { useIsNarrow } from "../../lib/use-media";
 import { fetchFavoriteProjects } from "../../stores/favorites";
 import { adoptProfileTheme } from "../../stores/profile";
 import { fetchProjects } from "../../stores/projects";
@@ -14,7 +16,9 @@ import { ShellContext, useCurrentWorkspace } from "./use-workspace";
 import "./workspace.css";
 
 /**
- * The workspace shell: sidebar + the current screen. Loads the workspace (and the lists the
+ * The workspace shell: sidebar + the current screen. Under 768 px the sidebar is a drawer
+ * (a Radix dialog: opened by the menu button in each screen's header, closed by Escape, a tap
+ * outside or a navigation; the focus goes back to the button). Loads the workspace (and the lists the
  * sidebar needs) whenever the slug changes; a workspace the user can't see is "not found".
  */
 export function WorkspaceLayout() {
@@ -45,8 +49,30 @@ export function WorkspaceLayout() {
     };
   }, [slug]);
 
-  const openCreateProject = useCallback(() => setCreateOpen(true), []);
-  const actions = useMemo(() => ({ openCreateProject }), [openCreateProject]);
+  const narrow = useIsNarrow();
+  const [navOpen, setNavOpen] = useState(false);
+  const { pathname } = useLocation();
+  // A navigation (a link in the drawer, or anywhere) closes the drawer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes
+  useEffect(() => setNavOpen(false), [pathname]);
+  useEffect(() => {
+    if (!narrow) setNavOpen(false);
+  }, [narrow]);
+  // The button that opened the drawer gets the focus back when it closes (a tap may not focus it).
+  const opener = useRef<HTMLElement | null>(null);
+  const openNav = useCallback((from?: HTMLElement | null) => {
+    opener.current = from ?? null;
+    setNavOpen(true);
+  }, []);
+
+  const openCreateProject = useCallback(() => {
+    setNavOpen(false);
+    setCreateOpen(true);
+  }, []);
+  const actions = useMemo(
+    () => ({ openCreateProject, openNav: narrow ? openNav : null }),
+    [openCreateProject, narrow, openNav],
+  );
 
   useEffect(() => {
     if (workspace) document.title = `${workspace.name} · Tideline`;
@@ -88,7 +114,29 @@ export function WorkspaceLayout() {
   return (
     <ShellContext.Provider value={actions}>
       <div className="ws-shell">
-        <Sidebar />
+        {narrow ? (
+          <Dialog.Root open={navOpen} onOpenChange={setNavOpen}>
+            <Dialog.Portal>
+              <Dialog.Overlay className="nav-drawer-overlay" />
+              <Dialog.Content
+                className="nav-drawer"
+                aria-describedby={undefined}
+                onCloseAutoFocus={(event) => {
+                  const from = opener.current;
+                  if (from?.isConnected) {
+                    event.preventDefault();
+                    from.focus();
+                  }
+                }}
+              >
+                <Dialog.Title className="visually-hidden">{t("ui.nav.title")}</Dialog.Title>
+                <Sidebar drawer onClose={() => setNavOpen(false)} />
+              </Dialog.Content>
+            </Dialog.Portal>
+          </Dialog.Root>
+        ) : (
+          <Sidebar />
+        )}
         <main className="ws-main" id="main">
           {workspace ? <Outlet /> : <ScreenLoader />}
         </main>

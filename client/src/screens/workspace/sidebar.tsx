@@ -20,6 +20,7 @@ import {
   User,
   UserPlus,
   Users,
+  X,
 } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
@@ -56,14 +57,18 @@ function useSidebarPrefs(): [SidebarPrefs, (patch: Partial<SidebarPrefs>) => voi
   return [prefs, update];
 }
 
-export function Sidebar() {
+/**
+ * The workspace sidebar. In the phone drawer (`drawer`) it is never collapsed, and its
+ * collapse button closes the drawer instead (the desktop collapse preference is left alone).
+ */
+export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () => void } = {}) {
   const { t } = useTranslation();
   const { slug, workspace, role } = useCurrentWorkspace();
   const [prefs, setPrefs] = useSidebarPrefs();
   const projectsSnap = useSnapshot(projects);
   const favoritesSnap = useSnapshot(favorites);
   const shell = useShell();
-  const collapsed = prefs.collapsed;
+  const collapsed = drawer ? false : prefs.collapsed;
 
   const list = projectsSnap.bySlug[slug];
   const mine = (list ?? []).filter((p) => p.is_member);
@@ -73,16 +78,28 @@ export function Sidebar() {
     <nav className={clsx("sidebar", collapsed && "sidebar-collapsed")} aria-label={t("workspace.sidebar.label")}>
       <div className="sidebar-top">
         <WorkspaceSwitcher collapsed={collapsed} />
-        <button
-          type="button"
-          className="sidebar-icon-btn sidebar-collapse-btn"
-          onClick={() => setPrefs({ collapsed: !collapsed })}
-          aria-label={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
-          title={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
-          aria-expanded={!collapsed}
-        >
-          {collapsed ? <PanelLeftOpen size={16} /> : <PanelLeftClose size={16} />}
-        </button>
+        {drawer ? (
+          <button
+            type="button"
+            className="sidebar-icon-btn sidebar-collapse-btn"
+            onClick={onClose}
+            aria-label={t("ui.nav.close")}
+            title={t("ui.nav.close")}
+          >
+            <X size={18} />
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="sidebar-icon-btn sidebar-collapse-btn"
+            onClick={() => setPrefs({ collapsed: !collapsed })}
+            aria-label={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
+            title={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
+            aria-expanded={!collapsed}
+          >
+            {collapsed ? <PanelLeftOpen size={16} /> : <PanelLeftClose size={16} />}
+          </button>
+        )}
       </div>
 
       <div className="sidebar-scroll">

@@ -14,9 +14,11 @@ export function useCurrentWorkspace() {
 /** Shell-wide actions that any screen may trigger (the modals live in the shell). */
 export type ShellActions = {
   openCreateProject: () => void;
+  /** On a phone-sized screen: open the sidebar drawer (null on wider screens, where it is always shown). */
+  openNav: ((opener?: HTMLElement | null) => void) | null;
 };
 
-export const ShellContext = createContext<ShellActions>({ openCreateProject: () => undefined });
+export const ShellContext = createContext<ShellActions>({ openCreateProject: () => undefined, openNav: null });
 
 export function useShell(): ShellActions {
   return useContext(ShellContext);

@@ -1,0 +1,236 @@
+/**
+ * The app on a phone (390×844, touch) and the bundled font on a desktop (1440×900). Signs in
+ * through the sign-in screen, opens the sidebar drawer, reads a long title in the List, opens a
+ * work item (the peek fills the screen), picks a property by tap, and takes screenshots of the
+ * main screens in light and dark (attached to the report, kept under test-results/). Signs up
+ * its own user, workspace and project through the API, so it needs only the instance
+ * administrator (created here when the spec runs alone).
+ */
+import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
+import { AuthPage } from "./pages/auth-page.ts";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const user = { email: "pia@phone.test", password: "Lantern-quay-gull-58", first: "Pia", last: "Phone" };
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+const LONG_TITLE = "Customers on the annual plan cannot download their invoices from the billing page";
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function box(locator: Locator): Promise<Box> {
+  const b = await locator.boundingBox();
+  expect(b, "the element is laid out").not.toBeNull();
+  return b as Box;
+}
+
+function overlaps(a: Box, b: Box): boolean {
+  return (
+    a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5
+  );
+}
+
+/** No two of the header's direct controls cover each other, and none leaves the screen. */
+async function expectHeaderLaidOut(page: Page): Promise<void> {
+  const header = page.locator("header.page-header").first();
+  await expect(header).toBeVisible();
+  const parts = header.locator(":scope > *, :scope > .page-header-title > *, :scope > .page-header-actions > *");
+  const boxes: Box[] = [];
+  for (const part of await parts.all()) {
+    if (!(await part.isVisible())) continue;
+    const b = await part.boundingBox();
+    if (b && b.width > 0 && b.height > 0) boxes.push(b);
+  }
+  const width = page.viewportSize()?.width ?? 0;
+  for (const b of boxes) expect(b.x + b.width, "a header control runs off the screen").toBeLessThanOrEqual(width + 0.5);
+  // Only siblings can overlap meaningfully: compare the title's parts with the actions' parts.
+  const title = await header.locator(":scope > .page-header-title").boundingBox();
+  const actionsPart = header.locator(":scope > .page-header-actions");
+  const actions = (await actionsPart.count()) > 0 ? await actionsPart.boundingBox() : null;
+  if (title && actions) expect(overlaps(title, actions), "the header's title and actions overlap").toBe(false);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  // Let fonts and lazy chunks settle so the picture is what a person sees.
+  await page.evaluate(() => document.fonts.ready);
+  const path = test.info().outputPath(`${name}.png`);
+  await page.screenshot({ path });
+  await test.info().attach(name, { path, contentType: "image/png" });
+}
+
+test.describe
+  .serial("the app on a phone", () => {
+    let context: BrowserContext;
+    let page: Page;
+    let api: WorkItemsApi;
+    let f: Fixture;
+    let longKey: string;
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      context = await browser.newContext({ baseURL: origin, viewport: PHONE, hasTouch: true, isMobile: true });
+      page = await context.newPage();
+      api = new WorkItemsApi(page, origin);
+      await api.ensureInstance({
+        email: "ada@acme.test",
+        password: "Harbour-lantern-42",
+        firstName: "Ada",
+        company: "Acme Labs",
+      });
+      await api.signUp(user.email, user.password, user.first, user.last);
+      f = await api.createWorkspaceAndProject("phone-e2e", "Mobile Checkout", "MC");
+      const label = await api.createLabel(f, "Billing", "#e5484d");
+      const long = await api.createWorkItem(f, { name: LONG_TITLE, priority: "high", label_ids: [label.id] });
+      longKey = `${f.identifier}-${long.sequence_id}`;
+      for (const name of ["Fix the sign-in redirect", "Tidy the settings page", "Ship the release notes"]) {
+        await api.createWorkItem(f, { name, priority: "medium" });
+      }
+      // Sign in again through the screen itself, at phone size.
+      await context.clearCookies();
+    });
+
+    test.afterAll(async () => {
+      await context?.close();
+    });
+
+    test("signs in on the phone's sign-in screen", async () => {
+      await page.goto("/");
+      await shoot(page, "phone-sign-in");
+      await new AuthPage(page).signInWithPassword(user.email, user.password);
+      await expect(page).toHaveURL(/\/phone-e2e\/?$/);
+      // The sidebar is not on the screen until asked for: the content has the whole width.
+      await expect(page.getByRole("navigation", { name: "Workspace" })).toBeHidden();
+      const main = await box(page.locator("#main"));
+      expect(main.width).toBeGreaterThanOrEqual(PHONE.width - 1);
+      await expectHeaderLaidOut(page);
+      await shoot(page, "phone-home");
+    });
+
+    test("opens the sidebar as a drawer and goes to the work items", async () => {
+      await page.getByRole("button", { name: "Open navigation" }).tap();
+      const drawer = page.getByRole("dialog", { name: "Navigation" });
+      await expect(drawer).toBeVisible();
+      await expect(drawer.getByRole("navigation", { name: "Workspace" })).toBeVisible();
+      await shoot(page, "phone-drawer");
+
+      // Escape closes it and gives the focus back to the menu button.
+      await page.keyboard.press("Escape");
+      await expect(drawer).toBeHidden();
+      await expect(page.getByRole("button", { name: "Open navigation" })).toBeFocused();
+
+      // Navigating closes it.
+      await page.getByRole("button", { name: "Open navigation" }).tap();
+      await drawer.getByRole("link", { name: "Mobile Checkout" }).first().tap();
+      await expect(page).toHaveURL(new RegExp(`/projects/${f.projectId}/issues/`));
+      await expect(drawer).toBeHidden();
+      await expect(page.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
+    });
+
+    test("shows a long title in the List in full, under a header that does not overlap", async () => {
+      await page.getByRole("button", { name: "List", exact: true }).tap();
+      const row = page.locator(".wi-item-row").filter({ hasText: LONG_TITLE });
+      await expect(row).toBeVisible();
+      const title = row.locator(".wi-name");
+      const rowBox = await box(row);
+      const titleBox = await box(title);
+      // Readable: most of the row's width, and nothing cut off (no ellipsis).
+      expect(titleBox.width / rowBox.width).toBeGreaterThan(0.6);
+      const cut = await title.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+      expect(cut, "the title is cut").toBe(false);
+      const header = await box(page.locator("header.page-header").first());
+      expect(header.y + header.height).toBeLessThanOrEqual(rowBox.y + 0.5);
+      await expectHeaderLaidOut(page);
+      await shoot(page, "phone-list");
+    });
+
+    test("opens a work item full-screen and picks a priority by tap", async () => {
+      await page.locator(".wi-item-row").filter({ hasText: LONG_TITLE }).locator(".wi-name").tap();
+      const peek = page.getByRole("dialog", { name: new RegExp(longKey) });
+      await expect(peek).toBeVisible();
+      const peekBox = await box(peek);
+      expect(peekBox.width).toBeGreaterThanOrEqual(PHONE.width - 1);
+      await shoot(page, "phone-peek");
+
+      await peek
+        .getByRole("button", { name: /^Priority/ })
+        .first()
+        .tap();
+      const list = page.getByRole("listbox", { name: /^Priority/ });
+      await expect(list).toBeVisible();
+      const option = list.getByRole("option", { name: "Urgent" });
+      expect((await box(option)).height, "a finger-sized option").toBeGreaterThanOrEqual(40);
+      await shoot(page, "phone-picker");
+      await option.tap();
+      await expect(list).toBeHidden();
+      await expect.poll(async () => (await api.byName(f, LONG_TITLE)).priority).toBe("urgent");
+    });
+
+    test("screens in light and dark", async () => {
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.evaluate((t) => localStorage.setItem("tideline:theme", t), scheme);
+        const screens: [string, string][] = [
+          ["list", `/${f.slug}/projects/${f.projectId}/issues/`],
+          ["item", `/${f.slug}/browse/${longKey}/`],
+          ["projects", `/${f.slug}/projects/`],
+          ["notifications", `/${f.slug}/notifications/`],
+          ["settings", `/${f.slug}/settings/`],
+          ["members", `/${f.slug}/settings/members/`],
+          ["project-settings", `/${f.slug}/projects/${f.projectId}/settings/`],
+          ["labels", `/${f.slug}/projects/${f.projectId}/settings/labels/`],
+          ["pages", `/${f.slug}/projects/${f.projectId}/pages/`],
+          ["profile", "/profile/"],
+        ];
+        for (const [name, url] of screens) {
+          await page.goto(url);
+          await page.waitForLoadState("networkidle");
+          await shoot(page, `phone-${scheme}-${name}`);
+        }
+        for (const layout of ["Kanban", "Spreadsheet", "List"]) {
+          await page.goto(`/${f.slug}/projects/${f.projectId}/issues/`);
+          await page.getByRole("button", { name: layout, exact: true }).tap();
+          await page.waitForLoadState("networkidle");
+          await shoot(page, `phone-${scheme}-${layout.toLowerCase()}`);
+        }
+      }
+    });
+  });
+
+test.describe("the bundled font on a desktop", () => {
+  test("body text is set in Inter, loaded from the app itself", async ({ browser, baseURL }) => {
+    const origin = baseURL ?? "http://localhost:3100";
+    const context = await browser.newContext({ baseURL: origin, viewport: DESKTOP });
+    const page = await context.newPage();
+    const fontRequests: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "font" || /fonts\.(googleapis|gstatic)/.test(r.url())) fontRequests.push(r.url());
+    });
+    const api = new WorkItemsApi(page, origin);
+    await api.signUp("dora@desktop.test", "Anchor-reef-lamp-77", "Dora", "Desk");
+    const f = await api.createWorkspaceAndProject("desk-e2e", "Desktop Board", "DB");
+    await api.createWorkItem(f, { name: LONG_TITLE, priority: "high" });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`/${f.slug}/projects/${f.projectId}/issues/`);
+      await expect(page.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
+      await page.evaluate(() => document.fonts.ready);
+      const family = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
+      expect(family.split(",")[0]?.trim().replace(/"/g, "")).toBe("Inter Variable");
+      expect(await page.evaluate(() => document.fonts.check('14px "Inter Variable"'))).toBe(true);
+      const loaded = await page.evaluate(
+        () =>
+          [...document.fonts].filter(
+            (face) => face.family.replace(/"/g, "") === "Inter Variable" && face.status === "loaded",
+          ).length,
+      );
+      expect(loaded, "an Inter face was downloaded and used").toBeGreaterThan(0);
+      // The sidebar is in place on a desktop (no drawer, no menu button).
+      await expect(page.getByRole("navigation", { name: "Workspace" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Open navigation" })).toBeHidden();
+      await shoot(page, `desktop-${scheme}-list`);
+    }
+    // Every font came from this server, none from a font CDN.
+    expect(fontRequests.length).toBeGreaterThan(0);
+    for (const url of fontRequests) expect(url.startsWith(origin)).toBe(true);
+    await context.close();
+  });
+});
