@@ -2,7 +2,7 @@
  * The live board, as two members of one project see it in two browsers (two contexts, two
  * sessions): what member A does on the Kanban board and in the List — move, create, rename,
  * delete — shows on member B's open board without a reload; a mention of B in a comment raises
- * B's unread badge and lands under Mentions; and when B's connection drops while A keeps
+ * B's unread badge and lands under Mentions (and All); and when B's connection drops while A keeps
  * working, B's board catches up on reconnecting with exactly the right items. The spec signs up
  * its own two users, workspace and project through the API, so it needs from 01-foundation only
  * the instance administrator. One pair of pages for the whole file: the steps build on each other.
@@ -225,9 +225,12 @@ test.describe
       await notificationsB.expectUnread(2, LIVE.timeout);
       await expect(notificationsB.rows).toHaveCount(2, LIVE);
       await expect(notificationsB.rows.first()).toContainText(`${f.identifier}-${other.sequence_id}`);
-      // Mentions are not listed under All.
+      // The entry quotes the comment's first words.
+      await expect(notificationsB.row(title)).toContainText("can you check the numbers?");
+      // All lists mentions too: it shows what the badge counts.
       await notificationsB.showTab("All");
-      await expect(notificationsB.rows).toHaveCount(0);
+      await expect(notificationsB.rows).toHaveCount(2);
+      await notificationsB.expectUnread(2);
       await expectNotReloaded(pageB, MARK);
     });
 

@@ -78,8 +78,13 @@ describe("describeNotificationChange", () => {
   });
 
   it("names the assignee or label added or removed", () => {
-    expect(say(notification("assigned", { field: "assignees", new_value: "Ana" }))).toBe("Assignee added: Ana");
-    expect(say(notification("unassigned", { field: "assignees", old_value: "Ana" }))).toBe("Assignee removed: Ana");
+    expect(say(notification("property_change", { field: "assignees", new_value: "Ana" }))).toBe("Assignee added: Ana");
+    expect(say(notification("property_change", { field: "assignees", old_value: "Ana" }))).toBe(
+      "Assignee removed: Ana",
+    );
+    // Your own (un)assignment: the title says it all.
+    expect(say(notification("assigned", { field: "assignees", new_value: "Ana" }))).toBeNull();
+    expect(say(notification("unassigned", { field: "assignees", old_value: "Ana" }))).toBeNull();
     expect(say(notification("property_change", { field: "labels", new_value: "bug" }))).toBe("Label added: bug");
     expect(say(notification("property_change", { field: "labels", old_value: "bug" }))).toBe("Label removed: bug");
   });

@@ -52,6 +52,8 @@ export function describeNotificationChange(n: Notification, t: TFunction): strin
     return t("notifications.change.mentionedInDescription");
   }
   if (!a) return comment ? t("notifications.change.quote", { text: comment }) : null;
+  // "X assigned you to WEB-12" says it all: the change is the receiver's own assignment.
+  if (kind === "assigned" || kind === "unassigned") return null;
   const field = a.field ?? "";
   if (field === "comment") {
     const text = comment || firstWords(a.new_value);
