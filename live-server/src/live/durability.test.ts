@@ -233,9 +233,12 @@ it("REST reads show acknowledged edits after kill -9 without the document being 
   expect(((await pageRes.json()) as { description_html: string }).description_html).toBe(
     "<p>Page before</p><p>page edit acknowledged</p>",
   );
-  const itemRes = await api(`issues/${restIssueId}/`);
-  expect(itemRes.status).toBe(200);
-  expect(((await itemRes.json()) as { description_html: string }).description_html).toBe(
+  // The browse URL by key (DUR-2) folds like the item path.
+  const byKey = await fetch(`${origin}/api/workspaces/${slug}/work-items/DUR-2/`, {
+    headers: { cookie: `${SESSION_COOKIE}=${user.token}`, origin },
+  });
+  expect(byKey.status).toBe(200);
+  expect(((await byKey.json()) as { description_html: string }).description_html).toBe(
     "<p>Item before</p><p>item edit acknowledged</p>",
   );
   await stop(child, "SIGTERM");

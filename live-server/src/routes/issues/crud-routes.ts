@@ -138,6 +138,7 @@ export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
       if (!row) throw notFound("Work item");
       // Same checks as the item path: project membership, guest rule.
       const access = await issueAccess(db, request, request.params.slug, project.id, row.id, { includeDrafts: false });
+      await foldPendingLog(db, events, { kind: "issue", id: access.issue.id }, app.ctx.live.instanceId);
       const detail = await issueDetail(
         db,
         access.issue.id,
