@@ -78,14 +78,16 @@ test.describe
       const link = /https?:\/\/\S+workspace-invitations\/\S+/.exec(invitation.text)?.[0];
       expect(link, "the invitation mail carries a link").toBeTruthy();
 
-      // The teammate opens the link in their own browser: not signed in yet, so sign up first.
+      // The teammate opens the link in their own browser: not signed in yet, the landing names
+      // the workspace and leads to sign-up with the invited address.
       const context = await browser.newContext();
       const other = await context.newPage();
       await other.goto(new URL(link as string).pathname + new URL(link as string).search);
-      await expect(other).toHaveURL(/next_path=/);
-      await other.goto(
-        `/sign-up/?next_path=${encodeURIComponent(new URL(link as string).pathname + new URL(link as string).search)}`,
-      );
+      await expect(
+        other.getByRole("heading", { name: `Olivia Owner invited you to join ${workspace.name}` }),
+      ).toBeVisible();
+      await other.getByRole("link", { name: "Create account" }).click();
+      await expect(other).toHaveURL(/\/sign-up\/\?.*next_path=/);
       await new AuthPage(other).signUpWithCode(teammate.email, "");
       await expect(other).toHaveURL(/workspace-invitations/);
       await other.getByRole("button", { name: "Accept" }).click();

@@ -5,7 +5,7 @@
 import { createBrowserRouter } from "react-router";
 import { authRoutes, setPasswordRoutes } from "../screens/auth/routes";
 import { godModeRoutes } from "../screens/god-mode/routes";
-import { onboardingRoutes } from "../screens/onboarding/routes";
+import { invitationLinkRoutes, onboardingRoutes } from "../screens/onboarding/routes";
 import { profileRoutes } from "../screens/profile/routes";
 import { workspaceRoutes } from "../screens/workspace/routes";
 import { ErrorPage } from "./error-page";
@@ -18,6 +18,7 @@ export const router = createBrowserRouter([
     errorElement: <ErrorPage />,
     children: [
       ...godModeRoutes,
+      ...invitationLinkRoutes,
       { element: <NonAuthenticatedOnly />, children: authRoutes },
       {
         element: <RequireUser />,

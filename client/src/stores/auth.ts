@@ -50,9 +50,20 @@ async function attempt<T>(run: () => Promise<T>): Promise<AuthResult<T>> {
   }
 }
 
+/**
+ * The invitation link a sign-up came from (`invitation_id` + `token` of the mailed link): on an
+ * invite-only instance it lets a password sign-up through, and it proves the address.
+ */
+export type InvitationLink = { id: string; token: string };
+
+const invitationFields = (invitation?: InvitationLink | null) =>
+  invitation ? { invitation_id: invitation.id, invitation_token: invitation.token } : {};
+
 /** Whether the address has an account, and whether it continues with a password or a code. */
-export function checkEmail(email: string): Promise<AuthResult<EmailCheck>> {
-  return attempt(() => api.post("/auth/email-check/", { json: { email } }).json<EmailCheck>());
+export function checkEmail(email: string, invitation?: InvitationLink | null): Promise<AuthResult<EmailCheck>> {
+  return attempt(() =>
+    api.post("/auth/email-check/", { json: { email, ...invitationFields(invitation) } }).json<EmailCheck>(),
+  );
 }
 
 /** Send (or re-send) a six-digit sign-in code; a new code replaces the previous one. */
@@ -111,7 +122,12 @@ export function changePassword(oldPassword: string, newPassword: string): Promis
 }
 
 /** The form posts that end in a session. next_path is carried so the user lands where they were going. */
-export type CredentialForm = { email: string; password: string; nextPath?: string | null };
+export type CredentialForm = {
+  email: string;
+  password: string;
+  nextPath?: string | null;
+  invitation?: InvitationLink | null;
+};
 export type CodeForm = { email: string; code: string; nextPath?: string | null };
 
 function post(action: string, fields: Record<string, string | undefined>): Promise<AuthResult<null>> {
@@ -126,8 +142,8 @@ export function signInWithPassword({ email, password, nextPath }: CredentialForm
   return post("/auth/sign-in/", { email, password, next_path: nextPath ?? undefined });
 }
 
-export function signUpWithPassword({ email, password, nextPath }: CredentialForm) {
-  return post("/auth/sign-up/", { email, password, next_path: nextPath ?? undefined });
+export function signUpWithPassword({ email, password, nextPath, invitation }: CredentialForm) {
+  return post("/auth/sign-up/", { email, password, next_path: nextPath ?? undefined, ...invitationFields(invitation) });
 }
 
 export function signInWithCode({ email, code, nextPath }: CodeForm) {
@@ -136,4 +152,20 @@ export function signInWithCode({ email, code, nextPath }: CodeForm) {
 
 export function signUpWithCode({ email, code, nextPath }: CodeForm) {
   return post("/auth/magic-sign-up/", { email, code, next_path: nextPath ?? undefined });
+}
+
+/**
+ * "Verify your address" for a signed-in account that signed up with a password: mail a code to
+ * its address (to the server log when SMTP is not set up).
+ */
+export function sendVerificationCode(): Promise<AuthResult<{ sent: boolean; email: string }>> {
+  return attempt(() => api.post("/auth/verify-email/send/", { json: {} }).json<{ sent: boolean; email: string }>());
+}
+
+/** Prove the address with the mailed code; the session's user is updated on success. */
+export async function verifyEmail(code: string): Promise<AuthResult<null>> {
+  const result = await attempt(() => api.post("/auth/verify-email/", { json: { code } }).json<CurrentUser>());
+  if (!result.ok) return result;
+  session.user = result.value;
+  return { ok: true, value: null };
 }

@@ -2,8 +2,9 @@
  * Invitations: the ones addressed to me (onboarding, /invitations/, the mailed link) and the
  * pending ones of a workspace (members settings: send, change role, resend, revoke).
  */
+import { EMAIL_NOT_VERIFIED } from "@tideline/shared";
 import { toast } from "sonner";
-import { api, errorMessage } from "../lib/api";
+import { type ApiErrorBody, api, errorMessage, HTTPError } from "../lib/api";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { session } from "./session";
@@ -21,6 +22,12 @@ export type Invitation = {
   created_at: string;
 };
 
+/** The invitation as its link's landing page sees it (public, with the link's token). */
+export type LandingInvitation = Invitation & {
+  /** Whether the invited address has an account already: sign in rather than sign up. */
+  existing_user: boolean;
+};
+
 export type InviteEntry = { email: string; role: number };
 
 export type InviteResult = {
@@ -32,17 +39,60 @@ export type InviteResult = {
 export const invitations = defineStore(() => ({
   mine: [] as Invitation[],
   mineLoaded: false,
+  /** My address is not proven yet: invitations to it stay hidden until it is (verify-email panel). */
+  needsVerification: false,
   /** Pending invitations per workspace slug. */
   bySlug: {} as Record<string, Invitation[]>,
 }));
 
 const base = (slug: string) => `/api/workspaces/${slug}`;
 
+/** Whether a failed call was refused because my address is not proven (403 EMAIL_NOT_VERIFIED). */
+export async function isEmailNotVerified(error: unknown): Promise<boolean> {
+  if (!(error instanceof HTTPError) || error.response.status !== 403) return false;
+  const body = (error.data ?? (await error.response.json().catch(() => undefined))) as ApiErrorBody | undefined;
+  return body?.code === EMAIL_NOT_VERIFIED;
+}
+
+/**
+ * My pending invitations. An account whose address is not proven gets none (the server would
+ * refuse): `needsVerification` tells the screens to offer the verify-email step instead.
+ */
 export async function fetchMyInvitations(): Promise<Invitation[]> {
-  const list = await api.get("/api/users/me/workspaces/invitations/").json<Invitation[]>();
-  invitations.mine = list;
-  invitations.mineLoaded = true;
-  return list;
+  const unproven = () => {
+    invitations.needsVerification = true;
+    invitations.mine = [];
+    invitations.mineLoaded = true;
+    return [];
+  };
+  if (session.user && !session.user.is_email_verified) return unproven();
+  try {
+    const list = await api.get("/api/users/me/workspaces/invitations/").json<Invitation[]>();
+    invitations.needsVerification = false;
+    invitations.mine = list;
+    invitations.mineLoaded = true;
+    return list;
+  } catch (error) {
+    if (await isEmailNotVerified(error)) return unproven();
+    throw error;
+  }
+}
+
+/**
+ * The invitation a mailed link points at, read with the link's token: works signed out (the
+ * landing page of someone without an account) and before the address is proven.
+ */
+export async function fetchInvitationByLink(
+  slug: string,
+  id: string,
+  token: string,
+): Promise<{ invitation: LandingInvitation } | { status: number }> {
+  const response = await api.get(`${base(slug)}/invitations/${encodeURIComponent(id)}/join/`, {
+    searchParams: { token },
+    throwHttpErrors: false,
+  });
+  if (!response.ok) return { status: response.status };
+  return { invitation: await response.json<LandingInvitation>() };
 }
 
 /** Accept some of my invitations: they leave the pending list at once, workspaces reload after. */
@@ -85,9 +135,16 @@ export async function fetchInvitation(
   return { invitation: await response.json<Invitation>() };
 }
 
-/** Answer the mailed invitation. Throws so the screen can say what went wrong in place. */
-export async function answerInvitation(slug: string, id: string, accepted: boolean): Promise<void> {
-  await api.post(`${base(slug)}/invitations/${id}/join/`, { json: { accepted } });
+/**
+ * Answer the mailed invitation. `token` (from the link) proves my address if it is not proven
+ * yet. Throws so the screen can say what went wrong in place.
+ */
+export async function answerInvitation(slug: string, id: string, accepted: boolean, token?: string): Promise<void> {
+  await api.post(`${base(slug)}/invitations/${id}/join/`, { json: token ? { accepted, token } : { accepted } });
+  if (token && session.user && !session.user.is_email_verified) {
+    // The link proved the address (the server marked it so).
+    session.user = { ...session.user, is_email_verified: true };
+  }
   invitations.mine = invitations.mine.filter((i) => i.id !== id);
   if (accepted) {
     await noteJoined();

@@ -25,6 +25,8 @@ export type CurrentUser = {
   display_name: string;
   avatar_url: string | null;
   is_password_autoset: boolean;
+  /** Proven by a code or link mailed to the address; until then invitations to it stay hidden. */
+  is_email_verified: boolean;
   date_joined: string;
 };
 

@@ -26,7 +26,7 @@ import {
 } from "../../stores/auth";
 import { session } from "../../stores/session";
 import { AuthShell } from "./auth-shell";
-import { authLink, useAuthQuery, useSecondsLeft } from "./hooks";
+import { authLink, invitationFromNextPath, useAuthQuery, useSecondsLeft } from "./hooks";
 import { CodeSentTo, CodeStep, EmailStep, type Mode, PasswordStep } from "./steps";
 
 type StepBanner = AuthError & { step: AuthStep };
@@ -43,6 +43,8 @@ export function AuthFlow({ mode }: { mode: Mode }) {
   const magicEnabled = config?.is_magic_login_enabled ?? true;
   const signupEnabled = config?.enable_signup ?? true;
   const query = useAuthQuery();
+  // Arrived from an invitation link: the sign-up carries it (it proves the invited address).
+  const invitation = invitationFromNextPath(query.nextPath);
 
   const [email, setEmail] = useState(query.email);
   const [step, setStep] = useState<AuthStep>(() => {
@@ -100,7 +102,7 @@ export function AuthFlow({ mode }: { mode: Mode }) {
   async function submitEmail() {
     setBusy(true);
     setBanner(null);
-    const result = await checkEmail(normalized);
+    const result = await checkEmail(normalized, invitation);
     if (!result.ok) return fail(result.error, "email");
     const { existing, status } = result.value;
     if (mode === "sign-in" && !existing) return fail(refusal(AUTH_ERROR.USER_DOES_NOT_EXIST), "email");
@@ -132,7 +134,7 @@ export function AuthFlow({ mode }: { mode: Mode }) {
   async function submitPassword(password: string) {
     setBusy(true);
     setBanner(null);
-    const form = { email: normalized, password, nextPath: query.nextPath };
+    const form = { email: normalized, password, nextPath: query.nextPath, invitation };
     const posted = mode === "sign-in" ? await signInWithPassword(form) : await signUpWithPassword(form);
     if (!posted.ok) fail(posted.error, "password");
   }

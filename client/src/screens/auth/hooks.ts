@@ -2,6 +2,7 @@ import { safeNextPath } from "@tideline/shared";
 import { type RefObject, useEffect, useState } from "react";
 import { useSearchParams } from "react-router";
 import { type AuthError, authErrorFromQuery, withoutErrorParams } from "../../lib/auth-errors";
+import type { InvitationLink } from "../../stores/auth";
 
 export type AuthQuery = {
   /** The email the server sent back (or a link carried), to pre-fill the form. */
@@ -72,4 +73,18 @@ export function useFocusOnMount(ref: RefObject<HTMLInputElement | null>, select 
     input.focus();
     if (select) input.select();
   }, [ref, select]);
+}
+
+/**
+ * The invitation link (id + token) when next_path leads back to the invitation e-mail's landing
+ * page: a sign-up from there carries it, so the account starts with a proven address (and may
+ * sign up with a password on an invite-only instance).
+ */
+export function invitationFromNextPath(nextPath: string | null): InvitationLink | null {
+  if (!nextPath) return null;
+  const url = new URL(nextPath, "http://same.invalid");
+  if (url.pathname !== "/workspace-invitations/") return null;
+  const id = url.searchParams.get("invitation_id");
+  const token = url.searchParams.get("token");
+  return id && token ? { id, token } : null;
 }

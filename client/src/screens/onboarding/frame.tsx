@@ -8,7 +8,8 @@ import "./onboarding.css";
 
 /**
  * The page around onboarding, workspace creation and invitation screens: the product mark,
- * who is signed in (with a way out), and a centred column for the content.
+ * who is signed in (with a way out), and a centred column for the content. The invitation link's
+ * landing page uses it signed out too: then it shows neither.
  */
 export function OnboardingFrame({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
   const { t } = useTranslation();
@@ -25,18 +26,20 @@ export function OnboardingFrame({ children, aside }: { children: ReactNode; asid
         <div className="ob-top-right">
           {aside}
           {user ? (
-            <span className="ob-user" title={user.email}>
-              {t("onboarding.signedInAs", { email: user.email })}
-            </span>
+            <>
+              <span className="ob-user" title={user.email}>
+                {t("onboarding.signedInAs", { email: user.email })}
+              </span>
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm"
+                onClick={() => signOut().catch(() => toast.error(t("workspace.switcher.signOutFailed")))}
+              >
+                <LogOut size={14} aria-hidden />
+                {t("workspace.switcher.signOut")}
+              </button>
+            </>
           ) : null}
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            onClick={() => signOut().catch(() => toast.error(t("workspace.switcher.signOutFailed")))}
-          >
-            <LogOut size={14} aria-hidden />
-            {t("workspace.switcher.signOut")}
-          </button>
         </div>
       </header>
       <main className="ob-main">{children}</main>

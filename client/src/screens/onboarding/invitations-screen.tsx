@@ -17,6 +17,7 @@ import { session } from "../../stores/session";
 import { WorkspaceLogo } from "../workspace/components/logos";
 import { useRoleLabel } from "../workspace/components/role-select";
 import { OnboardingFrame } from "./frame";
+import { VerifyEmailPanel } from "./verify-email";
 
 /** /invitations/: the invitations waiting for me; accept or decline each. */
 export function InvitationsScreen() {
@@ -66,7 +67,10 @@ export function InvitationsScreen() {
                 }
               />
             ))}
-            {snap.mine.length === 0 && joined.length === 0 ? (
+            {snap.needsVerification ? (
+              <VerifyEmailPanel onVerified={() => void fetchMyInvitations().catch(() => setFailed(true))} />
+            ) : null}
+            {snap.mine.length === 0 && joined.length === 0 && !snap.needsVerification ? (
               <EmptyState
                 icon={Mail}
                 title={t("onboarding.invitations.none")}

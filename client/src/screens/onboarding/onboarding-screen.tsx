@@ -24,6 +24,7 @@ import { WorkspaceLogo } from "../workspace/components/logos";
 import { useRoleLabel } from "../workspace/components/role-select";
 import { SelectField } from "../workspace/components/select-field";
 import { OnboardingFrame } from "./frame";
+import { VerifyEmailPanel } from "./verify-email";
 import { WorkspaceForm } from "./workspace-form";
 
 type Step = "profile" | "workspace" | "invite";
@@ -215,6 +216,12 @@ function WorkspaceStep({ onCreated }: { onCreated: (ws: Workspace) => void }) {
             <button type="button" className="ob-switch link-btn" onClick={() => setMode("join")}>
               {t("onboarding.workspace.backToInvites")}
             </button>
+          ) : null}
+          {invSnap.needsVerification ? (
+            <div className="ob-verify-aside">
+              <p className="muted">{t("onboarding.verifyEmail.expecting")}</p>
+              <VerifyEmailPanel compact onVerified={() => void fetchMyInvitations().catch(() => undefined)} />
+            </div>
           ) : null}
         </>
       ) : (

@@ -2,7 +2,7 @@ import type { RouteObject } from "react-router";
 
 /**
  * Signed-in screens outside any workspace: onboarding, creating a workspace, and answering
- * invitations (the list, and the link from the invitation e-mail).
+ * invitations (the list). The invitation e-mail's link is `invitationLinkRoutes`, open to all.
  */
 export const onboardingRoutes: RouteObject[] = [
   {
@@ -17,6 +17,13 @@ export const onboardingRoutes: RouteObject[] = [
     path: "/invitations/",
     lazy: async () => ({ Component: (await import("./invitations-screen")).InvitationsScreen }),
   },
+];
+
+/**
+ * The link in the invitation e-mail: open to whoever holds it, signed in or not (a brand-new
+ * person sees who invited them where, and goes on to sign up), so it sits outside the guards.
+ */
+export const invitationLinkRoutes: RouteObject[] = [
   {
     path: "/workspace-invitations/",
     lazy: async () => ({ Component: (await import("./workspace-invitation-screen")).WorkspaceInvitationScreen }),

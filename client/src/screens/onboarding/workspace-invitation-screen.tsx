@@ -1,29 +1,45 @@
 import { normalizeEmail } from "@tideline/shared";
 import { CircleCheck, MailX, UserX } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Banner, Button, EmptyState, ScreenLoader } from "../../components/ui";
-import { errorMessage } from "../../lib/api";
-import { answerInvitation, fetchInvitation, type Invitation } from "../../stores/invitations";
+import { errorMessage, signInPathFor } from "../../lib/api";
+import {
+  answerInvitation,
+  fetchInvitation,
+  fetchInvitationByLink,
+  type Invitation,
+  isEmailNotVerified,
+} from "../../stores/invitations";
 import { session, signOut } from "../../stores/session";
+import { authLink } from "../auth/hooks";
 import { WorkspaceLogo } from "../workspace/components/logos";
 import { useRoleLabel } from "../workspace/components/role-select";
 import { OnboardingFrame } from "./frame";
+import { VerifyEmailPanel } from "./verify-email";
 
 type State =
   | { kind: "loading" }
   | { kind: "incomplete" }
   | { kind: "other-email"; invited: string }
   | { kind: "gone" }
+  | { kind: "verify" }
   | { kind: "answered"; invitation: Invitation }
-  | { kind: "ready"; invitation: Invitation };
+  | { kind: "ready"; invitation: Invitation; existingUser: boolean | null };
 
 /**
- * /workspace-invitations/?invitation_id&email&slug — the link in the invitation e-mail: shows
- * who invited you where, with Accept and Decline. The signed-in account must be the invited one.
+ * /workspace-invitations/?invitation_id&email&slug&token — the link in the invitation e-mail,
+ * open to everyone who holds it (it is not behind sign-in):
+ * - signed out: who invited you where, as what, and the way in — "Create account" (sign-up with
+ *   the invited address filled in) for a new person, "Sign in" for an existing account; both
+ *   come back here afterwards (next_path), and a sign-up carries the link so it proves the address;
+ * - signed in as the invited address: Accept and Decline (the link's token proves the address of
+ *   an account that signed up with a password);
+ * - signed in as someone else: sign out and switch.
+ * A link without its token (older mails) needs sign-in, and an unproven address the verify step.
  */
 export function WorkspaceInvitationScreen() {
   const { t } = useTranslation();
@@ -34,35 +50,59 @@ export function WorkspaceInvitationScreen() {
   const id = params.get("invitation_id") ?? "";
   const slug = params.get("slug") ?? "";
   const invited = params.get("email") ?? "";
+  const token = params.get("token") ?? "";
   const [state, setState] = useState<State>({ kind: "loading" });
   const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [reload, setReload] = useState(0);
 
+  const signedIn = Boolean(me.user);
   const myEmail = me.user?.email ?? "";
+  const here = `/workspace-invitations/?${params.toString()}`;
+
+  const load = useCallback(async (): Promise<State> => {
+    if (token) {
+      const result = await fetchInvitationByLink(slug, id, token);
+      if (!("status" in result)) {
+        return { kind: "ready", invitation: result.invitation, existingUser: result.invitation.existing_user };
+      }
+      // Answered or re-sent: the invited account may still read it (and see it was answered).
+      if (!signedIn) return { kind: "gone" };
+    }
+    try {
+      const result = await fetchInvitation(slug, id);
+      if ("status" in result) return result.status === 403 ? { kind: "verify" } : { kind: "gone" };
+      const invitation = result.invitation;
+      if (invitation.accepted || invitation.responded_at) return { kind: "answered", invitation };
+      return { kind: "ready", invitation, existingUser: true };
+    } catch (err) {
+      return (await isEmailNotVerified(err)) ? { kind: "verify" } : { kind: "gone" };
+    }
+  }, [id, slug, token, signedIn]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reload` re-runs the load after verifying
   useEffect(() => {
     document.title = `${t("onboarding.invitation.title")} · Tideline`;
     if (!id || !slug) {
       setState({ kind: "incomplete" });
       return;
     }
-    if (invited && normalizeEmail(invited) !== normalizeEmail(myEmail)) {
+    if (signedIn && invited && normalizeEmail(invited) !== normalizeEmail(myEmail)) {
       setState({ kind: "other-email", invited });
       return;
     }
+    if (!signedIn && !token) return;
     let alive = true;
-    fetchInvitation(slug, id)
-      .then((result) => {
-        if (!alive) return;
-        if ("status" in result) setState({ kind: "gone" });
-        else if (result.invitation.accepted || result.invitation.responded_at)
-          setState({ kind: "answered", invitation: result.invitation });
-        else setState({ kind: "ready", invitation: result.invitation });
-      })
+    load()
+      .then((next) => alive && setState(next))
       .catch(() => alive && setState({ kind: "gone" }));
     return () => {
       alive = false;
     };
-  }, [id, slug, invited, myEmail, t]);
+  }, [id, slug, invited, token, signedIn, myEmail, load, t, reload]);
+
+  // An older link without its token: only the invited account can read it, after signing in.
+  if (!signedIn && !token && id && slug) return <Navigate to={signInPathFor(window.location)} replace />;
 
   const onboarded = me.profile?.is_onboarded;
 
@@ -70,7 +110,7 @@ export function WorkspaceInvitationScreen() {
     setBusy(accepted ? "accept" : "decline");
     setError(null);
     try {
-      await answerInvitation(slug, id, accepted);
+      await answerInvitation(slug, id, accepted, token || undefined);
       if (accepted) {
         toast.success(
           t("onboarding.invitations.joined", { name: state.kind === "ready" ? state.invitation.workspace.name : slug }),
@@ -81,7 +121,8 @@ export function WorkspaceInvitationScreen() {
         navigate("/", { replace: true });
       }
     } catch (err) {
-      setError(await errorMessage(err));
+      if (await isEmailNotVerified(err)) setState({ kind: "verify" });
+      else setError(await errorMessage(err));
       setBusy(null);
     }
   }
@@ -136,6 +177,14 @@ export function WorkspaceInvitationScreen() {
         />
       );
       break;
+    case "verify":
+      content = (
+        <div className="stack">
+          <p className="muted">{t("onboarding.invitation.verifyFirst")}</p>
+          <VerifyEmailPanel onVerified={() => setReload((n) => n + 1)} />
+        </div>
+      );
+      break;
     case "answered":
       content = (
         <EmptyState
@@ -166,25 +215,46 @@ export function WorkspaceInvitationScreen() {
           <p className="muted">{t("onboarding.invitation.role", { role: roleLabel(inv.role), email: inv.email })}</p>
           {inv.message ? <blockquote className="ob-message">{inv.message}</blockquote> : null}
           {error ? <Banner>{error}</Banner> : null}
-          <div className="ob-invitation-actions">
-            <Button
-              variant="secondary"
-              size="lg"
-              loading={busy === "decline"}
-              disabled={busy === "accept"}
-              onClick={() => void answer(false)}
-            >
-              {t("onboarding.invitations.decline")}
-            </Button>
-            <Button
-              size="lg"
-              loading={busy === "accept"}
-              disabled={busy === "decline"}
-              onClick={() => void answer(true)}
-            >
-              {t("onboarding.invitations.accept")}
-            </Button>
-          </div>
+          {signedIn ? (
+            <div className="ob-invitation-actions">
+              <Button
+                variant="secondary"
+                size="lg"
+                loading={busy === "decline"}
+                disabled={busy === "accept"}
+                onClick={() => void answer(false)}
+              >
+                {t("onboarding.invitations.decline")}
+              </Button>
+              <Button
+                size="lg"
+                loading={busy === "accept"}
+                disabled={busy === "decline"}
+                onClick={() => void answer(true)}
+              >
+                {t("onboarding.invitations.accept")}
+              </Button>
+            </div>
+          ) : (
+            <div className="stack ob-invitation-signed-out">
+              <p className="muted">
+                {state.existingUser
+                  ? t("onboarding.invitation.signInToAccept", { email: inv.email })
+                  : t("onboarding.invitation.signUpToAccept", { email: inv.email })}
+              </p>
+              <div className="ob-invitation-actions">
+                {state.existingUser ? (
+                  <Link className="btn btn-primary btn-lg" to={authLink("/", inv.email, here)}>
+                    {t("onboarding.invitation.signIn")}
+                  </Link>
+                ) : (
+                  <Link className="btn btn-primary btn-lg" to={authLink("/sign-up/", inv.email, here)}>
+                    {t("onboarding.invitation.createAccount")}
+                  </Link>
+                )}
+              </div>
+            </div>
+          )}
         </div>
       );
       break;
