@@ -21,6 +21,11 @@ describe("rich text sanitising", () => {
 
   it("derives plain text and recognises empty documents", () => {
     expect(htmlToPlainText("<p>Hello <b>world</b></p><p>again &amp; more</p>")).toBe("Hello world again & more");
+    expect(
+      htmlToPlainText(
+        '<p><mention-component entity_name="user_mention" entity_identifier="u1" label="Dan &amp; Co"></mention-component> can you check?</p>',
+      ),
+    ).toBe("@Dan & Co can you check?");
     expect(isEmptyRichText("<p></p>")).toBe(true);
     expect(isEmptyRichText("  ")).toBe(true);
     expect(isEmptyRichText("<p>x</p>")).toBe(false);

@@ -102,7 +102,9 @@ export function sanitizeRichText(html: string): string {
 
 /** Plain text for search: tags dropped, block ends turned into spaces, whitespace folded. */
 export function htmlToPlainText(html: string): string {
-  const text = sanitizeHtml(html.replace(/<\/(p|h[1-6]|li|div|pre|blockquote|tr)>|<br\s*\/?>/gi, " "), {
+  // A mention reads as "@Label" (as the editor shows it): excerpts and search keep who was named.
+  const mentionsAsText = html.replace(/<mention-component\b[^>]*?\blabel="([^"]*)"[^>]*>/gi, " @$1 ");
+  const text = sanitizeHtml(mentionsAsText.replace(/<\/(p|h[1-6]|li|div|pre|blockquote|tr)>|<br\s*\/?>/gi, " "), {
     allowedTags: [],
     allowedAttributes: {},
   });
