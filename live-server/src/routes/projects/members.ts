@@ -7,11 +7,16 @@
  *
  * "Active project member" means: the project_members row is active AND the person is still an
  * active member of the workspace.
+ *
+ * Every change emits `project.member.added` / `.updated` / `.removed` after commit (data:
+ * membershipEventData, `member` = the user id), which the live layer uses to re-check that
+ * person's open connections (a removed member's channels close, a demoted one turns read-only).
  */
 import { projectRoleError, ROLE, removesLastAdmin, sortOrderAtTop } from "@tideline/shared";
 import { and, asc, count, eq, gt, inArray, min } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { projectMembers, projects, userFavorites, users, workspaceMembers } from "../../db/schema.ts";
+import { type EmitFn, type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow } from "../../policies/access.ts";
 import { presentProjectMember } from "./presenter.ts";
@@ -48,12 +53,31 @@ async function topSortOrder(db: DbOrTx, workspaceId: string, userId: string): Pr
   return sortOrderAtTop(row?.smallest ?? null);
 }
 
+type Ctx = { db: Db; events: EventBus };
+
+type MembershipRow = typeof projectMembers.$inferSelect;
+
+/** What a project.member.* event carries: the membership, `member` being the user id. */
+export function membershipEventData(row: MembershipRow) {
+  return { id: row.id, project: row.projectId, member: row.memberId, role: row.role, is_active: row.isActive };
+}
+
+/** Emit a project.member.* event for this row. */
+export function emitMembership(
+  emit: EmitFn,
+  type: "project.member.added" | "project.member.updated" | "project.member.removed",
+  row: MembershipRow,
+): void {
+  emit(type, { workspaceId: row.workspaceId, projectId: row.projectId, entityId: row.id }, membershipEventData(row));
+}
+
 /**
  * Make `userId` an active member with `role`: insert the row, or revive a former membership
- * (keeping its view settings). Returns the row.
+ * (keeping its view settings). Returns the row; emits project.member.added.
  */
 export async function upsertMembership(
   tx: DbOrTx,
+  emit: EmitFn,
   project: { id: string; workspaceId: string },
   userId: string,
   role: number,
@@ -77,6 +101,7 @@ export async function upsertMembership(
     })
     .returning();
   if (!row) throw new Error("project member upsert failed");
+  emitMembership(emit, "project.member.added", row);
   return row;
 }
 
@@ -156,7 +181,13 @@ const nameOf = (user: { displayName: string; email: string; id: string }) => use
  * Bulk add: every person must be an active workspace member not yet in the project, and get a
  * role no higher than their workspace role nor the caller's. All or nothing.
  */
-export async function addMembers(db: Db, access: ProjectAccess, items: { member_id: string; role: number }[]) {
+export async function addMembers(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  items: { member_id: string; role: number }[],
+) {
+  const { db } = ctx;
   const { project, user } = access;
   const ids = items.map((i) => i.member_id);
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
@@ -200,9 +231,11 @@ export async function addMembers(db: Db, access: ProjectAccess, items: { member_
     }
   });
 
-  const rows = await db.transaction(async (tx) => {
+  const rows = await transactionWithEvents(db, ctx.events, origin, async (tx, emit) => {
     const added = [];
-    for (const item of items) added.push(await upsertMembership(tx, project, item.member_id, item.role, user.id));
+    for (const item of items) {
+      added.push(await upsertMembership(tx, emit, project, item.member_id, item.role, user.id));
+    }
     return added;
   });
   return rows.map((row) => {
@@ -212,9 +245,15 @@ export async function addMembers(db: Db, access: ProjectAccess, items: { member_
   });
 }
 
-export async function updateMemberRole(db: Db, access: ProjectAccess, memberRowId: string, role: number) {
+export async function updateMemberRole(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  memberRowId: string,
+  role: number,
+) {
   const { project, user } = access;
-  return db.transaction(async (tx) => {
+  return transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     await lockProject(tx, project.id);
     const target = await findMember(tx, project, memberRowId);
     const roleError = projectRoleError({
@@ -236,6 +275,7 @@ export async function updateMemberRole(db: Db, access: ProjectAccess, memberRowI
       .where(eq(projectMembers.id, target.membership.id))
       .returning();
     if (!row) throw notFound("Member");
+    if (row.role !== target.membership.role) emitMembership(emit, "project.member.updated", row);
     return presentProjectMember(row, target.user);
   });
 }
@@ -243,14 +283,17 @@ export async function updateMemberRole(db: Db, access: ProjectAccess, memberRowI
 /** End a membership: the row is kept inactive (view settings survive a re-join); favorites go. */
 async function endMembership(
   tx: DbOrTx,
+  emit: EmitFn,
   project: ProjectRow,
   membership: { id: string; memberId: string },
   actorId: string,
 ) {
-  await tx
+  const [ended] = await tx
     .update(projectMembers)
     .set({ isActive: false, updatedById: actorId })
-    .where(eq(projectMembers.id, membership.id));
+    .where(eq(projectMembers.id, membership.id))
+    .returning();
+  if (ended) emitMembership(emit, "project.member.removed", ended);
   await tx
     .delete(userFavorites)
     .where(
@@ -262,9 +305,14 @@ async function endMembership(
     );
 }
 
-export async function removeMember(db: Db, access: ProjectAccess, memberRowId: string): Promise<void> {
+export async function removeMember(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  memberRowId: string,
+): Promise<void> {
   const { project, user } = access;
-  await db.transaction(async (tx) => {
+  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     await lockProject(tx, project.id);
     const target = await findMember(tx, project, memberRowId);
     if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, null)) {
@@ -274,14 +322,14 @@ export async function removeMember(db: Db, access: ProjectAccess, memberRowId: s
         LAST_ADMIN,
       );
     }
-    await endMembership(tx, project, target.membership, user.id);
+    await endMembership(tx, emit, project, target.membership, user.id);
   });
 }
 
-export async function leaveProject(db: Db, access: ProjectAccess): Promise<void> {
+export async function leaveProject(ctx: Ctx, origin: EventOrigin, access: ProjectAccess): Promise<void> {
   const { project, user, projectMembership } = access;
   if (!projectMembership) throw badRequest("You are not a member of this project.");
-  await db.transaction(async (tx) => {
+  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     await lockProject(tx, project.id);
     const target = await findMember(tx, project, projectMembership.id);
     if (removesLastAdmin(await activeAdminCount(tx, project.id), target.membership.role, null)) {
@@ -291,6 +339,6 @@ export async function leaveProject(db: Db, access: ProjectAccess): Promise<void>
         LAST_ADMIN,
       );
     }
-    await endMembership(tx, project, target.membership, user.id);
+    await endMembership(tx, emit, project, target.membership, user.id);
   });
 }

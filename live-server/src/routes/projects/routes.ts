@@ -11,6 +11,7 @@
  */
 import { ROLE } from "@tideline/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { eventOrigin } from "../../events/bus.ts";
 import { notFound, parse } from "../../http/errors.ts";
 import { requireUuid } from "../../http/ids.ts";
 import { projectAccess, workspaceAccess } from "../../policies/access.ts";
@@ -65,7 +66,7 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: SlugParams }>(`${WS}/projects/`, async (request, reply) => {
     const ws = await workspaceAccess(db, request, request.params.slug, ROLE.member);
     const body = parse(createProjectBody, request.body);
-    const projectId = await createProject(db, ws, body);
+    const projectId = await createProject(app.ctx, eventOrigin(request), ws, body);
     return reply.status(201).send(await projectDetail(db, ws.workspace.id, ws.user.id, projectId));
   });
 
@@ -104,13 +105,13 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: ProjectParams }>(`${PROJECT}/`, async (request) => {
     const access = await asMember(request, ROLE.admin);
     const body = parse(updateProjectBody, request.body);
-    await updateProject(db, access, body);
+    await updateProject(app.ctx, eventOrigin(request), access, body);
     return projectDetail(db, access.workspace.id, access.user.id, access.project.id);
   });
 
   app.delete<{ Params: ProjectParams }>(`${PROJECT}/`, async (request, reply) => {
     const access = await asMember(request, ROLE.admin);
-    await deleteProject(db, access.project);
+    await deleteProject(app.ctx, eventOrigin(request), access.project);
     return reply.status(204).send();
   });
 
@@ -136,12 +137,12 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: ProjectParams }>(`${PROJECT}/members/`, async (request, reply) => {
     const access = await asMember(request, ROLE.admin);
     const { members } = parse(addMembersBody, request.body);
-    return reply.status(201).send(await addMembers(db, access, members));
+    return reply.status(201).send(await addMembers(app.ctx, eventOrigin(request), access, members));
   });
 
   app.post<{ Params: ProjectParams }>(`${PROJECT}/members/leave/`, async (request, reply) => {
     const access = await asMember(request);
-    await leaveProject(db, access);
+    await leaveProject(app.ctx, eventOrigin(request), access);
     return reply.status(204).send();
   });
 
@@ -160,12 +161,12 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
     const access = await asMember(request, ROLE.admin);
     const memberId = requireUuid(request.params.memberId, "Member");
     const { role } = parse(updateMemberBody, request.body);
-    return updateMemberRole(db, access, memberId, role);
+    return updateMemberRole(app.ctx, eventOrigin(request), access, memberId, role);
   });
 
   app.delete<{ Params: MemberParams }>(`${PROJECT}/members/:memberId/`, async (request, reply) => {
     const access = await asMember(request, ROLE.admin);
-    await removeMember(db, access, requireUuid(request.params.memberId, "Member"));
+    await removeMember(app.ctx, eventOrigin(request), access, requireUuid(request.params.memberId, "Member"));
     return reply.status(204).send();
   });
 
@@ -174,7 +175,7 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
   const join = async (request: FastifyRequest<{ Params: SlugParams }>) => {
     const ws = await workspaceAccess(db, request, request.params.slug);
     const { project_ids } = parse(joinProjectsBody, request.body);
-    return joinProjects(db, ws, project_ids);
+    return joinProjects(app.ctx, eventOrigin(request), ws, project_ids);
   };
   app.post<{ Params: SlugParams }>(`${WS}/projects/join/`, async (request, reply) =>
     reply.status(201).send(await join(request)),

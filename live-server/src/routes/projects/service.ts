@@ -23,6 +23,7 @@ import {
 import { and, asc, count, eq, inArray, isNotNull, isNull, max, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { projectMembers, projects, states, userFavorites, workspaceMembers } from "../../db/schema.ts";
+import { type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
 import { memberStillInWorkspace, upsertMembership, workspaceRoles } from "./members.ts";
@@ -250,7 +251,15 @@ export async function projectStats(
  * Create a project with its creator as admin, the lead (if another workspace member) as a
  * member at their workspace role, and the five default states — all or nothing.
  */
-export async function createProject(db: Db, ws: WorkspaceAccess, body: CreateProjectBody): Promise<string> {
+type Ctx = { db: Db; events: EventBus };
+
+export async function createProject(
+  ctx: Ctx,
+  origin: EventOrigin,
+  ws: WorkspaceAccess,
+  body: CreateProjectBody,
+): Promise<string> {
+  const { db } = ctx;
   const identifier = sanitizedIdentifierOrThrow(body.identifier);
   const creatorId = ws.user.id;
   const leadId = body.project_lead ?? null;
@@ -265,7 +274,7 @@ export async function createProject(db: Db, ws: WorkspaceAccess, body: CreatePro
   await assertNameAndIdentifierFree(db, ws.workspace.id, { name: body.name, identifier });
 
   try {
-    return await db.transaction(async (tx) => {
+    return await transactionWithEvents(db, ctx.events, origin, async (tx, emit) => {
       const [project] = await tx
         .insert(projects)
         .values({
@@ -283,8 +292,10 @@ export async function createProject(db: Db, ws: WorkspaceAccess, body: CreatePro
         })
         .returning();
       if (!project) throw new Error("project insert failed");
-      await upsertMembership(tx, project, creatorId, ROLE.admin, creatorId);
-      if (leadId && leadRole !== null) await upsertMembership(tx, project, leadId, joinRoleFor(leadRole), creatorId);
+      await upsertMembership(tx, emit, project, creatorId, ROLE.admin, creatorId);
+      if (leadId && leadRole !== null) {
+        await upsertMembership(tx, emit, project, leadId, joinRoleFor(leadRole), creatorId);
+      }
       await tx.insert(states).values(
         DEFAULT_STATES.map((s) => ({
           workspaceId: ws.workspace.id,
@@ -331,7 +342,13 @@ export const PAID_FEATURE_MESSAGE =
 const unavailableMessage = (feature: ProjectFeature) =>
   `${PROJECT_FEATURE_NAMES[feature]} isn't available in Tideline yet, so it can't be turned on.`;
 
-export async function updateProject(db: Db, access: ProjectAccess, body: UpdateProjectBody): Promise<void> {
+export async function updateProject(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  body: UpdateProjectBody,
+): Promise<void> {
+  const { db } = ctx;
   const { project, user } = access;
   if (project.archivedAt) {
     throw badRequest(
@@ -382,19 +399,36 @@ export async function updateProject(db: Db, access: ProjectAccess, body: UpdateP
   };
   const changes = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined));
   if (Object.keys(changes).length === 0) return;
+  // What was sent (the live layer re-checks guests' connections when guest_view_all_features is among them).
+  const sent = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   try {
-    await db
-      .update(projects)
-      .set({ ...changes, updatedById: user.id })
-      .where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+    await transactionWithEvents(db, ctx.events, origin, async (tx, emit) => {
+      await tx
+        .update(projects)
+        .set({ ...changes, updatedById: user.id })
+        .where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+      emit(
+        "project.updated",
+        { workspaceId: project.workspaceId, projectId: project.id, entityId: project.id },
+        { id: project.id, ...sent, changed_fields: Object.keys(sent) },
+      );
+    });
   } catch (error) {
     rethrowAsConflict(error, { name: body.name, identifier });
   }
 }
 
-export async function deleteProject(db: DbOrTx, project: ProjectRow): Promise<void> {
-  // Members, states and favorites go with it (foreign keys cascade).
-  await db.delete(projects).where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+export async function deleteProject(ctx: Ctx, origin: EventOrigin, project: ProjectRow): Promise<void> {
+  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
+    // Members, states and favorites go with it (foreign keys cascade).
+    await tx.delete(projects).where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
+    // Open live connections to its channel, items and pages are re-checked (and closed).
+    emit(
+      "project.deleted",
+      { workspaceId: project.workspaceId, projectId: project.id, entityId: project.id },
+      { id: project.id },
+    );
+  });
 }
 
 /** Archive: hide from the project list; the project's favorites go (as for cycles and modules). */
@@ -437,14 +471,15 @@ export async function restoreProject(db: DbOrTx, access: ProjectAccess): Promise
  * membership kept: leaving and re-joining never undoes a demotion (a member an admin made a
  * guest stays a guest). Only a project admin's change raises it again.
  */
-export async function joinProjects(db: Db, ws: WorkspaceAccess, projectIds: string[]) {
+export async function joinProjects(ctx: Ctx, origin: EventOrigin, ws: WorkspaceAccess, projectIds: string[]) {
+  const { db } = ctx;
   const unique = [...new Set(projectIds)];
   const rows = await visibleProjects(db, ws.workspace.id, ws.user.id, { ids: unique });
   const found = new Map(rows.map((r) => [r.project.id, r]));
   const missing = unique.find((id) => !found.has(id));
   if (missing) throw new ApiError(404, `Project ${missing} not found`, { code: "NOT_FOUND" });
   const role = joinRoleFor(ws.membership.role);
-  return db.transaction(async (tx) => {
+  return transactionWithEvents(db, ctx.events, origin, async (tx, emit) => {
     const memberships = [];
     for (const id of unique) {
       const row = found.get(id);
@@ -462,7 +497,7 @@ export async function joinProjects(db: Db, ws: WorkspaceAccess, projectIds: stri
         .from(projectMembers)
         .where(and(eq(projectMembers.projectId, id), eq(projectMembers.memberId, ws.user.id)));
       const kept = former ? Math.min(former.role, role) : role;
-      memberships.push(await upsertMembership(tx, row.project, ws.user.id, kept, ws.user.id));
+      memberships.push(await upsertMembership(tx, emit, row.project, ws.user.id, kept, ws.user.id));
     }
     return memberships.map(presentOwnMembership);
   });

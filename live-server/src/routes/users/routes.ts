@@ -92,7 +92,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
         .select({ workspaceId: workspaceMembers.workspaceId })
         .from(workspaceMembers)
         .where(and(eq(workspaceMembers.memberId, user.id), eq(workspaceMembers.isActive, true)));
-      for (const m of memberships) await deactivateMembership(tx, m.workspaceId, user.id);
+      for (const m of memberships) await deactivateMembership(tx, emit, m.workspaceId, user.id);
       // Every device is signed out, open live sockets included.
       await revokeUserSessions(tx, emit, user.id);
     });
@@ -275,10 +275,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     const { invitations: ids } = parse(acceptInvitationsBody, request.body);
     requireVerifiedEmail(user);
     const mine = (await pendingInvitationsFor(db, user.email)).filter((r) => ids.includes(r.invitation.id));
-    const joined = await db.transaction(async (tx) => {
+    const joined = await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       const out = [];
       for (const row of mine) {
-        const membership = await acceptInvitation(tx, row.invitation, user);
+        const membership = await acceptInvitation(tx, emit, row.invitation, user);
         out.push(presentWorkspace(row.workspace, { role: membership.role }));
       }
       return out;

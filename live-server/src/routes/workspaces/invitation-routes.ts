@@ -288,7 +288,7 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
           await tx.delete(workspaceInvitations).where(eq(workspaceInvitations.id, invitation.id));
           return null;
         }
-        return acceptInvitation(tx, invitation, member);
+        return acceptInvitation(tx, emit, invitation, member);
       });
       if (!membership) return reply.status(204).send();
       return {

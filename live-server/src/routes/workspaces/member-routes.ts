@@ -9,18 +9,27 @@
  *   manage the workspace (delete it instead when you are the last one);
  * - removing or leaving deactivates the workspace membership and the user's project memberships
  *   in that workspace; the person then gets 404 for the workspace, as any outsider does.
+ * Each change emits workspace.member.updated / .removed (and project.member.* for the projects
+ * it touches) after commit: the live layer re-checks the person's open connections with them.
  */
 import { ROLE, ROLE_NAME, type Role } from "@tideline/shared";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { DbOrTx } from "../../db/client.ts";
 import { users, workspaceMembers } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
 import { requireUuid } from "../../http/ids.ts";
 import { workspaceAccess } from "../../policies/access.ts";
 import { presentWorkspaceMember } from "../../presenters/workspace.ts";
 import { roleBody } from "./schema.ts";
-import { capProjectRoles, deactivateMembership, isLastAdmin, lockWorkspace } from "./service.ts";
+import {
+  capProjectRoles,
+  deactivateMembership,
+  isLastAdmin,
+  lockWorkspace,
+  workspaceMemberEventData,
+} from "./service.ts";
 
 type SlugParams = { slug: string };
 type MemberParams = { slug: string; id: string };
@@ -100,7 +109,7 @@ export async function memberRoutes(app: FastifyInstance): Promise<void> {
     const access = await workspaceAccess(db, request, request.params.slug, ROLE.guest);
     const id = requireUuid(request.params.id, "Member");
     const { role } = parse(roleBody, request.body);
-    return db.transaction(async (tx) => {
+    return transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       const actor = await actorUnderLock(tx, access.workspace.id, access.membership.id);
       const target = await memberInWorkspace(tx, access.workspace.id, id);
       const refusal = roleChangeRefusal(actor.membership.role, target.membership.role, role);
@@ -112,7 +121,14 @@ export async function memberRoutes(app: FastifyInstance): Promise<void> {
         .where(eq(workspaceMembers.id, target.membership.id))
         .returning();
       if (!updated) throw notFound("Member");
-      await capProjectRoles(tx, access.workspace.id, target.user.id, role);
+      await capProjectRoles(tx, emit, access.workspace.id, target.user.id, role);
+      if (updated.role !== target.membership.role) {
+        emit(
+          "workspace.member.updated",
+          { workspaceId: access.workspace.id, projectId: null, entityId: updated.id },
+          workspaceMemberEventData(updated),
+        );
+      }
       return presentWorkspaceMember(updated, target.user);
     });
   });
@@ -120,22 +136,22 @@ export async function memberRoutes(app: FastifyInstance): Promise<void> {
   app.delete<{ Params: MemberParams }>("/api/workspaces/:slug/members/:id/", async (request, reply) => {
     const access = await workspaceAccess(db, request, request.params.slug, ROLE.admin);
     const id = requireUuid(request.params.id, "Member");
-    await db.transaction(async (tx) => {
+    await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       const actor = await actorUnderLock(tx, access.workspace.id, access.membership.id);
       if (actor.membership.role < ROLE.admin) throw forbidden("Only admins can remove members.");
       const target = await memberInWorkspace(tx, access.workspace.id, id);
       if (await isLastAdmin(tx, target.membership)) throw badRequest(LAST_ADMIN_REMOVE);
-      await deactivateMembership(tx, access.workspace.id, target.user.id);
+      await deactivateMembership(tx, emit, access.workspace.id, target.user.id);
     });
     return reply.status(204).send();
   });
 
   app.post<{ Params: SlugParams }>("/api/workspaces/:slug/members/leave/", async (request, reply) => {
     const access = await workspaceAccess(db, request, request.params.slug, ROLE.guest);
-    await db.transaction(async (tx) => {
+    await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       const me = await actorUnderLock(tx, access.workspace.id, access.membership.id);
       if (await isLastAdmin(tx, me.membership)) throw badRequest(LAST_ADMIN_LEAVE);
-      await deactivateMembership(tx, access.workspace.id, access.user.id);
+      await deactivateMembership(tx, emit, access.workspace.id, access.user.id);
     });
     return reply.status(204).send();
   });

@@ -14,6 +14,7 @@ import { ROLE } from "@tideline/shared";
 import { and, count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { userProfiles, users, workspaceMembers, workspaces } from "../../db/schema.ts";
+import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, parse } from "../../http/errors.ts";
 import { requireUser, workspaceAccess } from "../../policies/access.ts";
 import { presentWorkspace } from "../../presenters/workspace.ts";
@@ -119,7 +120,7 @@ export async function workspacesRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<{ Params: SlugParams }>("/api/workspaces/:slug/", async (request, reply) => {
     const { workspace } = await workspaceAccess(db, request, request.params.slug, ROLE.admin);
-    await db.transaction(async (tx) => {
+    await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       // Nobody should land on a workspace that is gone; the app then falls back to another one.
       await tx
         .update(userProfiles)
@@ -127,6 +128,15 @@ export async function workspacesRoutes(app: FastifyInstance): Promise<void> {
         .where(eq(userProfiles.lastWorkspaceId, workspace.id));
       // Members, invitations, projects and everything inside go with it (ON DELETE CASCADE).
       await tx.delete(workspaces).where(eq(workspaces.id, workspace.id));
+      // Open live connections inside it are re-checked (and closed).
+      emit(
+        "workspace.deleted",
+        { workspaceId: workspace.id, projectId: null, entityId: workspace.id },
+        {
+          id: workspace.id,
+          slug: workspace.slug,
+        },
+      );
     });
     return reply.status(204).send();
   });

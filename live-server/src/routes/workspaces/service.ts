@@ -9,6 +9,7 @@ import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { randomToken, safeEqual, sha256 } from "../../auth/crypto.ts";
 import type { DbOrTx } from "../../db/client.ts";
+import type { EmitFn } from "../../events/bus.ts";
 import {
   projectMembers,
   userProfiles,
@@ -18,6 +19,7 @@ import {
   workspaces,
 } from "../../db/schema.ts";
 import { badRequest, conflict } from "../../http/errors.ts";
+import { emitMembership } from "../projects/members.ts";
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
 export type MemberRow = typeof workspaceMembers.$inferSelect;
@@ -138,27 +140,62 @@ export async function isLastAdmin(db: DbOrTx, membership: MemberRow): Promise<bo
   return (await countAdmins(db, membership.workspaceId)) <= 1;
 }
 
+/** What a workspace.member.* event carries (`member_id`: the user, whose live connections are re-checked). */
+export function workspaceMemberEventData(row: MemberRow) {
+  return { id: row.id, workspace: row.workspaceId, member_id: row.memberId, role: row.role, is_active: row.isActive };
+}
+
 /**
  * Take a user out of a workspace: the membership and their project memberships there become
  * inactive (rows are kept so history stays attributed and a later re-join can reactivate them).
+ * Emits workspace.member.removed and project.member.removed for each project left.
  */
-export async function deactivateMembership(tx: DbOrTx, workspaceId: string, userId: string): Promise<void> {
-  await tx
+export async function deactivateMembership(
+  tx: DbOrTx,
+  emit: EmitFn,
+  workspaceId: string,
+  userId: string,
+): Promise<void> {
+  const ended = await tx
     .update(workspaceMembers)
     .set({ isActive: false })
-    .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.memberId, userId)));
-  await tx
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, workspaceId),
+        eq(workspaceMembers.memberId, userId),
+        eq(workspaceMembers.isActive, true),
+      ),
+    )
+    .returning();
+  const left = await tx
     .update(projectMembers)
     .set({ isActive: false })
-    .where(and(eq(projectMembers.workspaceId, workspaceId), eq(projectMembers.memberId, userId)));
+    .where(
+      and(
+        eq(projectMembers.workspaceId, workspaceId),
+        eq(projectMembers.memberId, userId),
+        eq(projectMembers.isActive, true),
+      ),
+    )
+    .returning();
+  for (const row of left) emitMembership(emit, "project.member.removed", row);
+  for (const row of ended) {
+    emit("workspace.member.removed", { workspaceId, projectId: null, entityId: row.id }, workspaceMemberEventData(row));
+  }
 }
 
 /**
  * A project role may not exceed the workspace role, so lowering the workspace role lowers the
  * project roles above it (an admin demoted to guest stops being admin of every project too).
  */
-export async function capProjectRoles(tx: DbOrTx, workspaceId: string, userId: string, role: number): Promise<void> {
-  await tx
+export async function capProjectRoles(
+  tx: DbOrTx,
+  emit: EmitFn,
+  workspaceId: string,
+  userId: string,
+  role: number,
+): Promise<void> {
+  const capped = await tx
     .update(projectMembers)
     .set({ role })
     .where(
@@ -167,7 +204,9 @@ export async function capProjectRoles(tx: DbOrTx, workspaceId: string, userId: s
         eq(projectMembers.memberId, userId),
         sql`${projectMembers.role} > ${role}`,
       ),
-    );
+    )
+    .returning();
+  for (const row of capped) if (row.isActive) emitMembership(emit, "project.member.updated", row);
 }
 
 const owners = alias(users, "owners");
@@ -325,7 +364,12 @@ export function isInvitationFor(invitation: InvitationRow, user: UserRow): boole
  * with the invited role, or an earlier inactive one is reactivated with that role; an active
  * membership (joined meanwhile by another path) is left as it is. Returns the membership.
  */
-export async function acceptInvitation(tx: DbOrTx, invitation: InvitationRow, user: UserRow): Promise<MemberRow> {
+export async function acceptInvitation(
+  tx: DbOrTx,
+  emit: EmitFn,
+  invitation: InvitationRow,
+  user: UserRow,
+): Promise<MemberRow> {
   await lockWorkspace(tx, invitation.workspaceId);
   const [existing] = await tx
     .select()
@@ -351,6 +395,13 @@ export async function acceptInvitation(tx: DbOrTx, invitation: InvitationRow, us
       .returning();
   }
   if (!membership) throw new Error("membership write failed");
+  if (membership !== existing) {
+    emit(
+      "workspace.member.added",
+      { workspaceId: invitation.workspaceId, projectId: null, entityId: membership.id },
+      workspaceMemberEventData(membership),
+    );
+  }
   await tx
     .update(workspaceInvitations)
     .set({ accepted: true, respondedAt: new Date(), updatedById: user.id })
