@@ -9,7 +9,6 @@ import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { randomToken, safeEqual, sha256 } from "../../auth/crypto.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import type { EmitFn } from "../../events/bus.ts";
 import {
   projectMembers,
   userProfiles,
@@ -18,6 +17,7 @@ import {
   workspaceMembers,
   workspaces,
 } from "../../db/schema.ts";
+import type { EmitFn } from "../../events/bus.ts";
 import { badRequest, conflict } from "../../http/errors.ts";
 import { emitMembership } from "../projects/members.ts";
 
