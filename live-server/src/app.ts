@@ -18,6 +18,7 @@ import type { AppContext } from "./context.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { EventBus } from "./events/bus.ts";
 import { ApiError, forbidden, unauthorized, zodToApiError } from "./http/errors.ts";
+import { databaseInputError, rejectUnstorableInput } from "./http/input.ts";
 import { isSameOriginRequest } from "./http/origin.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { JobQueue } from "./jobs/queue.ts";
@@ -46,6 +47,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         : { level: config.logLevel, redact: ["req.headers.cookie", "req.headers.authorization"] },
     trustProxy: config.trustProxy,
     bodyLimit: 6 * 1024 * 1024,
+    // `/api/users/notifications` and `/api/users/notifications/` are the same route.
+    routerOptions: { ignoreTrailingSlash: true },
     // One line per request only when debugging; errors are logged either way.
     logController: new LogController({ disableRequestLogging: !["debug", "trace"].includes(config.logLevel) }),
   });
@@ -102,6 +105,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // CSP, framing, referrer and sniffing headers on every answer (http/security-headers.ts).
   app.addHook("onSend", securityHeaders(config));
 
+  // Malformed input (NUL, lone surrogates) is a 400 before any handler or SQL (http/input.ts).
+  app.addHook("preValidation", rejectUnstorableInput);
+
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.status).send({ error: error.message, code: error.code, fields: error.fields });
@@ -109,6 +115,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (error instanceof ZodError) {
       const apiError = zodToApiError(error);
       return reply.status(400).send({ error: apiError.message, code: apiError.code, fields: apiError.fields });
+    }
+    const inputError = databaseInputError(error);
+    if (inputError) {
+      request.log.warn({ err: error }, "input the database refused");
+      return reply.status(400).send({ error: inputError.message, code: inputError.code });
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {

@@ -43,7 +43,15 @@ export function zodToApiError(error: z.ZodError): ApiError {
   return new ApiError(400, message, { fields, code: "VALIDATION_ERROR" });
 }
 
-/** Validate `input` against `schema` or throw a 400 naming each bad field. */
+/**
+ * Validate `input` against `schema` or throw a 400 naming each bad field.
+ *
+ * How input is validated, everywhere: request bodies are plain `z.object`s, which drop keys
+ * they do not know (the reference server ignores them too, and its client sends extras such as
+ * `tempId` or read-only counts), so never `.strict()`. A known key of the wrong type is still a
+ * 400 and nothing is stored. Strings PostgreSQL cannot store (NUL, lone surrogates) never get
+ * this far: http/input.ts refuses them for every route before the handler runs.
+ */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
   if (!result.success) throw zodToApiError(result.error);

@@ -23,8 +23,8 @@ const BASE = "/api/assets/v2/workspaces/:slug/projects/:projectId/issues/:issueI
 type IssueParams = { slug: string; projectId: string; issueId: string };
 type AttachmentParams = IssueParams & { assetId: string };
 
-const requestBody = z.object(uploadRequestFields).strict();
-const statusBody = z.object({ is_uploaded: z.literal(true) }).strict();
+const requestBody = z.object(uploadRequestFields);
+const statusBody = z.object({ is_uploaded: z.literal(true) });
 
 /** The attachment `assetId` of the work item, uploaded or not, unless deleted. */
 async function findAttachment(app: FastifyInstance, access: IssueAccess, assetId: string): Promise<AssetRow> {

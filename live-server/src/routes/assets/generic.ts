@@ -45,14 +45,12 @@ const USER = "/api/assets/v2/user-assets/";
 type WsParams = { slug: string };
 type ProjectParams = WsParams & { projectId: string };
 
-const requestBody = z
-  .object({
-    ...uploadRequestFields,
-    entity_type: z.enum(ASSET_KINDS),
-    entity_identifier: z.union([z.guid(), z.literal("")]).nullish(),
-  })
-  .strict();
-const statusBody = z.object({ is_uploaded: z.literal(true) }).strict();
+const requestBody = z.object({
+  ...uploadRequestFields,
+  entity_type: z.enum(ASSET_KINDS),
+  entity_identifier: z.union([z.guid(), z.literal("")]).nullish(),
+});
+const statusBody = z.object({ is_uploaded: z.literal(true) });
 
 /** Lowest role that may upload each kind: workspace role at workspace level, project role in a project. */
 const WORKSPACE_KIND_ROLE: Partial<Record<AssetKind, Role>> = {

@@ -31,6 +31,14 @@ export function uploadRoutes(app: FastifyInstance, storage: Storage): void {
   app.post(LOCAL_UPLOAD_PATH, { config: { public: true } }, async (request, reply) => {
     if (!(storage instanceof LocalStorage)) throw notFound("Upload endpoint");
     if (!request.isMultipart()) throw badRequest("Send the file as multipart/form-data.");
+    // Busboy throws a plain Error (a 500) on a missing, empty or over-long boundary: refuse first.
+    if (!hasValidBoundary(request.headers["content-type"])) {
+      throw badRequest(
+        "The multipart body needs a boundary of 1–70 characters in its Content-Type.",
+        undefined,
+        "INVALID_MULTIPART",
+      );
+    }
     // Browsers always send the length of a form; knowing it bounds what we may have to drain.
     const length = Number(request.headers["content-length"]);
     if (!Number.isSafeInteger(length)) {
@@ -45,7 +53,7 @@ export function uploadRoutes(app: FastifyInstance, storage: Storage): void {
       // instead of a connection stalled on an unread request.
       request.raw.unpipe();
       request.raw.resume();
-      throw err;
+      throw malformedMultipart(err) ?? err;
     }
     return reply.status(204).send();
   });
@@ -123,6 +131,20 @@ async function releaseUpload(db: Db, id: string): Promise<void> {
     .update(fileAssets)
     .set({ uploadReceivedAt: null })
     .where(and(eq(fileAssets.id, id), eq(fileAssets.isUploaded, false)));
+}
+
+/** RFC 2046: a boundary is 1 to 70 characters. */
+function hasValidBoundary(contentType: string | undefined): boolean {
+  const match = /;\s*boundary=(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? "");
+  const boundary = match?.[1] ?? match?.[2] ?? "";
+  return boundary.length >= 1 && boundary.length <= 70;
+}
+
+/** A body busboy could not parse (cut short, broken part headers) is the sender's fault: 400. */
+function malformedMultipart(err: unknown): ApiError | null {
+  if (err instanceof ApiError || !(err instanceof Error) || "statusCode" in err) return null;
+  if (!/multipart|unexpected end|malformed/i.test(err.message)) return null;
+  return badRequest(`The multipart body could not be read: ${err.message}.`, undefined, "INVALID_MULTIPART");
 }
 
 /** The signature allows at most the size declared when the upload was requested. */

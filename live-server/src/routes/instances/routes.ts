@@ -33,12 +33,9 @@ const configPatch = z
     smtp_use_tls: z.boolean(),
     smtp_use_ssl: z.boolean(),
   })
-  .partial()
-  .strict();
+  .partial();
 
-const instancePatch = z
-  .object({ instance_name: z.string().trim().min(1, "Instance name is required").max(80) })
-  .strict();
+const instancePatch = z.object({ instance_name: z.string().trim().min(1, "Instance name is required").max(80) });
 
 async function requireInstanceAdmin(app: FastifyInstance, request: FastifyRequest) {
   const user = requireUser(request);

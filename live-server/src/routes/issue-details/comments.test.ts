@@ -129,7 +129,7 @@ describe("comments", () => {
       { comment_html: "<p>   </p><script>x</script>" },
       { comment_html: 5 },
       { comment_html: "<p>x</p>", access: "PUBLIC" },
-      { comment_html: "<p>x</p>", actor: f.w.admin.id },
+      { comment_html: ["<p>x</p>"] },
       { comment_html: `<p>${"x".repeat(200_001)}</p>` },
     ];
     const { events } = await eventsDuring(t, f, async () => {

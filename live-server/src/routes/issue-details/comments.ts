@@ -38,10 +38,8 @@ const commentHtml = z
   .max(COMMENT_HTML_MAX, `A comment can have at most ${COMMENT_HTML_MAX} characters of HTML`);
 const commentAccessField = z.enum(["INTERNAL", "EXTERNAL"]);
 
-const createCommentBody = z.object({ comment_html: commentHtml, access: commentAccessField.optional() }).strict();
-const updateCommentBody = z
-  .object({ comment_html: commentHtml.optional(), access: commentAccessField.optional() })
-  .strict();
+const createCommentBody = z.object({ comment_html: commentHtml, access: commentAccessField.optional() });
+const updateCommentBody = z.object({ comment_html: commentHtml.optional(), access: commentAccessField.optional() });
 const listCommentsQuery = z.object({ created_at__gt: timestampParam, updated_at__gt: timestampParam });
 
 type CommentRow = typeof issueComments.$inferSelect;

@@ -105,7 +105,7 @@ describe("work-item links", () => {
       { url: "ftp://example.com/file" },
       { url: `https://example.com/${"a".repeat(2048)}` },
       { url: "https://example.com", title: "x".repeat(256) },
-      { url: "https://example.com", extra: true },
+      { url: "https://example.com", title: 7 },
       { url: 42 },
     ];
     for (const body of bad) {

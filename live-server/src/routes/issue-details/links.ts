@@ -51,8 +51,8 @@ const urlField = z
 /** Absent leaves the title as it is; null or "" means no title. */
 const titleField = z.string().trim().max(255, "A title can have at most 255 characters").nullable().optional();
 
-const createLinkBody = z.object({ url: urlField, title: titleField }).strict();
-const updateLinkBody = z.object({ url: urlField.optional(), title: titleField }).strict();
+const createLinkBody = z.object({ url: urlField, title: titleField });
+const updateLinkBody = z.object({ url: urlField.optional(), title: titleField });
 
 type LinkRow = typeof issueLinks.$inferSelect;
 type LinkParams = ItemParams & { linkId: string };

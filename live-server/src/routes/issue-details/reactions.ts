@@ -36,14 +36,12 @@ export function isValidReaction(value: string): boolean {
   return REACTION_PATTERN.test(value);
 }
 
-const reactionBody = z
-  .object({
-    reaction: z
-      .string("Choose a reaction")
-      .trim()
-      .refine(isValidReaction, "A reaction is an emoji or up to 16 characters without spaces"),
-  })
-  .strict();
+const reactionBody = z.object({
+  reaction: z
+    .string("Choose a reaction")
+    .trim()
+    .refine(isValidReaction, "A reaction is an emoji or up to 16 characters without spaces"),
+});
 
 type IssueReactionRow = typeof issueReactions.$inferSelect;
 type CommentReactionRow = typeof commentReactions.$inferSelect;

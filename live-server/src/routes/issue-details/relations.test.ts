@@ -215,7 +215,7 @@ describe("relations", () => {
       { relation_type: "relates_to", issues: [] },
       { relation_type: "relates_to", issues: ["nope"] },
       { relation_type: "relates_to" },
-      { relation_type: "relates_to", issues: [b.id], extra: 1 },
+      { relation_type: "relates_to", issues: b.id },
     ];
     const { events } = await eventsDuring(t, f, async () => {
       for (const body of bad) expect((await member.post(url, body)).statusCode, JSON.stringify(body)).toBe(400);

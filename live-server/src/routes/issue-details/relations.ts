@@ -66,18 +66,17 @@ const STORED_TYPES: ReadonlySet<RelationType> = new Set([
 export const RELATIONS_PER_REQUEST = 100;
 
 const relationType = z.enum(RELATION_TYPES, `Relation type must be one of: ${RELATION_TYPES.join(", ")}`);
-const createRelationBody = z
-  .object({
-    relation_type: relationType,
-    issues: z
-      .array(z.uuid("Each work item is named by its id"), "List the work items to relate")
-      .min(1, "Choose at least one work item")
-      .max(RELATIONS_PER_REQUEST, `At most ${RELATIONS_PER_REQUEST} work items at once`),
-  })
-  .strict();
-const removeRelationBody = z
-  .object({ relation_type: relationType, related_issue: z.uuid("Name the related work item by its id") })
-  .strict();
+const createRelationBody = z.object({
+  relation_type: relationType,
+  issues: z
+    .array(z.uuid("Each work item is named by its id"), "List the work items to relate")
+    .min(1, "Choose at least one work item")
+    .max(RELATIONS_PER_REQUEST, `At most ${RELATIONS_PER_REQUEST} work items at once`),
+});
+const removeRelationBody = z.object({
+  relation_type: relationType,
+  related_issue: z.uuid("Name the related work item by its id"),
+});
 
 type RelationRow = typeof issueRelations.$inferSelect;
 

@@ -23,14 +23,12 @@ import { ITEM_TYPES, type ItemParams, type ItemType, itemAccess, itemIdentifier,
 /** Most children one request may add. */
 export const SUB_ISSUES_PER_REQUEST = 100;
 
-const addSubIssuesBody = z
-  .object({
-    sub_issue_ids: z
-      .array(z.uuid("Each work item is named by its id"), "List the work items to add")
-      .min(1, "Choose at least one work item")
-      .max(SUB_ISSUES_PER_REQUEST, `At most ${SUB_ISSUES_PER_REQUEST} work items at once`),
-  })
-  .strict();
+const addSubIssuesBody = z.object({
+  sub_issue_ids: z
+    .array(z.uuid("Each work item is named by its id"), "List the work items to add")
+    .min(1, "Choose at least one work item")
+    .max(SUB_ISSUES_PER_REQUEST, `At most ${SUB_ISSUES_PER_REQUEST} work items at once`),
+});
 
 export type SubIssues = {
   sub_issues: PresentedIssue[];

@@ -72,7 +72,7 @@ describe("POST /bulk-operation-issues/", () => {
       { issue_ids: [b.id, a.id], properties: { start_date: "2026-02-01", priority: "urgent" } },
       { issue_ids: [a.id, foreign.id], properties: { priority: "urgent" } },
       { issue_ids: [a.id], properties: { priority: "whenever" } },
-      { issue_ids: [a.id], properties: { name: "nope" } },
+      { issue_ids: [a.id], properties: { estimate_point: 5 } },
       { issue_ids: [], properties: { priority: "urgent" } },
     ];
     for (const body of cases) {

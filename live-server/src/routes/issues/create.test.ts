@@ -167,7 +167,8 @@ describe("POST /issues/", () => {
       [{ name: "x", cycle_id: foreignState }, "cycle_id"],
       [{ name: "x", module_ids: [foreignState] }, "module_ids"],
       [{ name: "x", project_id: other.id }, "project_id"],
-      [{ name: "x", unknown_field: 1 }, "body"],
+      [{ name: "x", sort_order: "first" }, "sort_order"],
+      [{ name: "x", parent_id: 7 }, "parent_id"],
     ];
     for (const [body, field] of bad) {
       const res = await client(t.app, f.w.admin).post(url(), body);

@@ -153,7 +153,7 @@ describe("PATCH /issues/:id/", () => {
       [{ state_id: null }, "state_id"],
       [{ start_date: "2026-06-01" }, "start_date"],
       [{ name: "" }, "name"],
-      [{ is_draft: true }, "body"],
+      [{ priority: 3 }, "priority"],
     ];
     for (const [body, field] of cases) {
       const res = await client(t.app, f.w.admin).patch(itemUrl(top.id), body);

@@ -68,7 +68,7 @@ describe("user-properties/", () => {
       { display_filters: { layout: "table" } },
       { display_properties: { colour: true } },
       { display_properties: { assignee: "no" } },
-      { other: {} },
+      { filters: "priority" },
     ]) {
       const res = await client(t.app, f.w.admin).patch(url(), body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);

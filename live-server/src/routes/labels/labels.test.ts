@@ -102,7 +102,7 @@ describe("POST /projects/:id/issue-labels/", () => {
         { name: "X", parent: otherLabel.id },
         { name: "X", parent: foreign.labelId },
         { name: "X", sort_order: "last" },
-        { name: "X", project: team.id },
+        { name: 7 },
       ]) {
         const res = await client(t.app, w.member).post(`${team.url}/issue-labels/`, body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
@@ -245,7 +245,7 @@ describe("PATCH /projects/:id/issue-labels/:labelId/", () => {
       { sort_order: "1" },
       { parent: foreign.labelId },
       { parent: "x" },
-      { project_id: foreign.id },
+      { name: ["X"] },
     ]) {
       expect(
         (await client(t.app, w.member).patch(`${team.url}/issue-labels/${l.id}/`, body)).statusCode,

@@ -357,11 +357,10 @@ describe("changing one notification", () => {
     if (!n) throw new Error("missing");
     const before = await rowOf(n.id);
     for (const body of [
-      { title: "mine now" },
       { read_at: "yesterday" },
       { snoozed_till: "2031-02-03" },
       { archived_at: 12 },
-      { read_at: new Date().toISOString(), receiver: f.w.member.id },
+      { read_at: [new Date().toISOString()] },
     ]) {
       const res = await as(user).patch(`${base}/${n.id}/`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
@@ -424,7 +423,7 @@ describe("POST users/notifications/mark-all-read/", () => {
     const rows = async () => (await rowsOf(t, user.id)).map((r) => r.readAt);
     const before = await rows();
     expect(before.every((r) => r === null)).toBe(true);
-    for (const body of [{ type: "nope" }, { snoozed: "yes" }, { archived: 1 }, { everything: true }, { read: [] }]) {
+    for (const body of [{ type: "nope" }, { snoozed: "yes" }, { archived: 1 }, { mentioned: "maybe" }, { read: [] }]) {
       const res = await as(user).post(`${base}/mark-all-read/`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }

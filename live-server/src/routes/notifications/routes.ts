@@ -56,12 +56,16 @@ const listQuery = z.object({
     .optional(),
 });
 
-const markAllReadBody = z
-  .object({ type: typeList, snoozed: bodyFlag, archived: bodyFlag, read: bodyFlag, mentioned: bodyFlag })
-  .strict();
+const markAllReadBody = z.object({
+  type: typeList,
+  snoozed: bodyFlag,
+  archived: bodyFlag,
+  read: bodyFlag,
+  mentioned: bodyFlag,
+});
 
 const moment = z.iso.datetime({ offset: true, message: "Expected an ISO date-time (or null)" }).nullable().optional();
-const patchBody = z.object({ read_at: moment, archived_at: moment, snoozed_till: moment }).strict();
+const patchBody = z.object({ read_at: moment, archived_at: moment, snoozed_till: moment });
 
 type StatePatch = { readAt?: Date | null; archivedAt?: Date | null; snoozedTill?: Date | null };
 

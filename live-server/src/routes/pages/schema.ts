@@ -1,8 +1,8 @@
 /**
- * Request shapes of the pages API. Objects are strict so a misspelt field is refused (400);
+ * Request shapes of the pages API. Unknown fields are ignored (http/errors.ts);
  * rules that need the database (parent page, target project) live in service.ts.
  */
-import { PAGE_ACCESS, PAGE_ERRORS, PAGE_LIST_TYPES, PAGE_NAME_MAX } from "@tideline/shared";
+import { LIVE_LIMITS, PAGE_ACCESS, PAGE_ERRORS, PAGE_LIST_TYPES, PAGE_NAME_MAX } from "@tideline/shared";
 import { z } from "zod";
 import { badRequest, parse } from "../../http/errors.ts";
 
@@ -21,34 +21,27 @@ const pageId = z.uuid("Must be a page id");
 const logoProps = z
   .object({
     in_use: z.enum(["emoji", "icon"]),
-    emoji: z
-      .object({ value: z.string().max(64), url: z.string().max(512) })
-      .partial()
-      .strict(),
+    emoji: z.object({ value: z.string().max(64), url: z.string().max(512) }).partial(),
     icon: z
       .object({ name: z.string().max(64), color: z.string().max(32), background_color: z.string().max(32) })
-      .partial()
-      .strict(),
+      .partial(),
   })
-  .partial()
-  .strict();
+  .partial();
 
 /** Display settings of the page (full width and the like): a few flat values. */
 const viewProps = z
   .record(z.string().max(64), z.union([z.boolean(), z.number(), z.string().max(256)]))
   .refine((v) => Object.keys(v).length <= 20, "At most 20 view settings");
 
-export const createPageBody = z
-  .object({
-    name: name.optional(),
-    access: access.optional(),
-    description_html: html.optional(),
-    logo_props: logoProps.optional(),
-    color: color.optional(),
-    view_props: viewProps.optional(),
-    parent: pageId.nullable().optional(),
-  })
-  .strict();
+export const createPageBody = z.object({
+  name: name.optional(),
+  access: access.optional(),
+  description_html: html.optional(),
+  logo_props: logoProps.optional(),
+  color: color.optional(),
+  view_props: viewProps.optional(),
+  parent: pageId.nullable().optional(),
+});
 export type CreatePageBody = z.output<typeof createPageBody>;
 
 export const updatePageBody = z
@@ -60,12 +53,11 @@ export const updatePageBody = z
     parent: pageId.nullable(),
     description_html: html,
   })
-  .partial()
-  .strict();
+  .partial();
 export type UpdatePageBody = z.output<typeof updatePageBody>;
 
-export const accessBody = z.object({ access }).strict();
-export const moveBody = z.object({ new_project_id: z.uuid("Must be a project id") }).strict();
+export const accessBody = z.object({ access });
+export const moveBody = z.object({ new_project_id: z.uuid("Must be a project id") });
 
 export const listPagesQuery = z.object({
   type: z.enum(PAGE_LIST_TYPES, { error: `type must be one of ${PAGE_LIST_TYPES.join(", ")}` }).optional(),
@@ -88,3 +80,20 @@ export function parseRequired<S extends z.ZodType>(schema: S, body: unknown, req
   }
   return parse(schema, body);
 }
+
+/**
+ * description/ as JSON, the reference client's save: `description_binary` is a Yjs update (its
+ * whole document state, usually) in base64, `description_html` beside it. With a binary the
+ * HTML is derived from the document, never taken from the request; HTML alone replaces the
+ * body like PATCH pages/{id}/ does. `description` (the editor's JSON) is accepted and ignored.
+ */
+export const descriptionJsonBody = z.object({
+  description_binary: z
+    .string()
+    .max(Math.ceil((LIVE_LIMITS.maxDocumentBytes * 4) / 3) + 4, "The page is too large.")
+    .regex(/^[A-Za-z0-9+/]*={0,2}$/, "Must be base64")
+    .nullable()
+    .optional(),
+  description_html: html.nullable().optional(),
+  description: z.unknown().optional(),
+});

@@ -159,7 +159,7 @@ describe("POST /projects/", () => {
       [{ ...good, project_lead: w.stranger.id }, "project_lead"],
       [{ ...good, cover_image: "javascript:alert(1)" }, "cover_image"],
       [{ ...good, logo_props: { in_use: "sticker" } }, "logo_props.in_use"],
-      [{ ...good, surprise: true }, "body"],
+      [{ ...good, description: 5 }, "description"],
     ];
     const before = [await countProjects(t, w.workspaceId), await countStates(t, w.workspaceId)];
     for (const [body, field] of cases) {

@@ -181,7 +181,7 @@ describe("PATCH /projects/:id/", () => {
       [{ default_assignee: w.stranger.id }, "default_assignee"],
       [{ cover_image: "data:image/png;base64,AAAA" }, "cover_image"],
       [{ cycle_view: "yes" }, "cycle_view"],
-      [{ intake_view: true }, "body"],
+      [{ name: 5 }, "name"],
     ];
     for (const [body, field] of cases) {
       const res = await client(t.app, w.admin).patch(`${p.url}/`, body);

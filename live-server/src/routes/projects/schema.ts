@@ -1,6 +1,6 @@
 /**
- * Request shapes of the projects API. Objects are strict so a misspelt field is refused (400)
- * rather than silently ignored; cross-row rules (uniqueness, membership) live in service.ts.
+ * Request shapes of the projects API. Unknown fields are ignored (http/errors.ts); cross-row
+ * rules (uniqueness, membership) live in service.ts.
  */
 import {
   isAcceptableCoverImage,
@@ -34,17 +34,12 @@ const coverImage = z
 const logoProps = z
   .object({
     in_use: z.enum(["emoji", "icon"]),
-    emoji: z
-      .object({ value: z.string().max(64), url: z.string().max(512) })
-      .partial()
-      .strict(),
+    emoji: z.object({ value: z.string().max(64), url: z.string().max(512) }).partial(),
     icon: z
       .object({ name: z.string().max(64), color: z.string().max(32), background_color: z.string().max(32) })
-      .partial()
-      .strict(),
+      .partial(),
   })
-  .partial()
-  .strict();
+  .partial();
 
 const automationMonths = z
   .number()
@@ -53,17 +48,15 @@ const automationMonths = z
     message: `Must be one of ${PROJECT_AUTOMATION_MONTHS.join(", ")} months`,
   });
 
-export const createProjectBody = z
-  .object({
-    name,
-    identifier,
-    description: description.optional(),
-    network: network.optional(),
-    project_lead: userId.nullable().optional(),
-    cover_image: coverImage.nullable().optional(),
-    logo_props: logoProps.optional(),
-  })
-  .strict();
+export const createProjectBody = z.object({
+  name,
+  identifier,
+  description: description.optional(),
+  network: network.optional(),
+  project_lead: userId.nullable().optional(),
+  cover_image: coverImage.nullable().optional(),
+  logo_props: logoProps.optional(),
+});
 export type CreateProjectBody = z.output<typeof createProjectBody>;
 
 const featureFlags = {
@@ -92,8 +85,7 @@ export const updateProjectBody = z
     guest_view_all_features: z.boolean(),
     ...featureFlags,
   })
-  .partial()
-  .strict();
+  .partial();
 export type UpdateProjectBody = z.output<typeof updateProjectBody>;
 
 const role = z.union(
@@ -101,22 +93,20 @@ const role = z.union(
   { error: "role must be 20 (admin), 15 (member) or 5 (guest)" },
 );
 
-export const addMembersBody = z
-  .object({
-    members: z
-      .array(z.object({ member_id: userId, role }).strict())
-      .min(1, "Choose at least one member")
-      .max(BULK_MAX),
-  })
-  .strict();
+export const addMembersBody = z.object({
+  members: z
+    .array(z.object({ member_id: userId, role }))
+    .min(1, "Choose at least one member")
+    .max(BULK_MAX),
+});
 
-export const updateMemberBody = z.object({ role }).strict();
+export const updateMemberBody = z.object({ role });
 
-export const joinProjectsBody = z
-  .object({ project_ids: z.array(z.uuid("Must be a project id")).min(1, "Choose at least one project").max(BULK_MAX) })
-  .strict();
+export const joinProjectsBody = z.object({
+  project_ids: z.array(z.uuid("Must be a project id")).min(1, "Choose at least one project").max(BULK_MAX),
+});
 
-export const favoriteProjectBody = z.object({ project: z.uuid("Must be a project id") }).strict();
+export const favoriteProjectBody = z.object({ project: z.uuid("Must be a project id") });
 
 const booleanFlag = z.enum(["true", "false"], { error: "Must be true or false" });
 

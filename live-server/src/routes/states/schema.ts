@@ -1,6 +1,6 @@
 /**
- * Request shapes of the states API. Objects are strict so a misspelt field is refused (400);
- * the default flag is not writable here — it changes only through mark-default, which keeps
+ * Request shapes of the states API. Unknown fields are ignored (http/errors.ts); the default
+ * flag is not writable here (sent, it is ignored) — it changes only through mark-default, which keeps
  * exactly one default per project.
  */
 import { isHexColor, STATE_GROUPS } from "@tideline/shared";
@@ -21,14 +21,14 @@ const sequence = z.number({ error: "Sequence must be a finite number" });
 
 const fields = { name, color, group, description: description.optional(), sequence: sequence.optional() };
 
-export const createStateBody = z.object(fields).strict();
+export const createStateBody = z.object(fields);
 export type CreateStateBody = z.output<typeof createStateBody>;
 
 /** PUT sends the whole editable state: name, colour and group are required. */
 export const replaceStateBody = createStateBody;
 
-export const updateStateBody = z.object(fields).partial().strict();
+export const updateStateBody = z.object(fields).partial();
 export type UpdateStateBody = z.output<typeof updateStateBody>;
 
 /** mark-default takes no fields. */
-export const markDefaultBody = z.object({}).strict();
+export const markDefaultBody = z.object({});

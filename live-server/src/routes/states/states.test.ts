@@ -218,7 +218,7 @@ describe("POST /projects/:id/states/", () => {
       { name: "X", color: "red", group: "started" },
       { name: "X", color: "#111111", group: "doing" },
       { name: "X", color: "#111111", group: "started", sequence: "first" },
-      { name: "X", color: "#111111", group: "started", default: true },
+      { name: ["X"], color: "#111111", group: "started" },
       { name: "x".repeat(256), color: "#111111", group: "started" },
     ];
     const seen = await eventsDuring(async () => {
@@ -342,8 +342,7 @@ describe("PATCH and PUT /projects/:id/states/:stateId/", () => {
       { color: "#12" },
       { group: "done" },
       { name: "" },
-      { default: true },
-      { id: s.id },
+      { name: 5 },
     ]) {
       const res = await client(t.app, w.member).patch(`${team.url}/states/${s.id}/`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
@@ -470,7 +469,7 @@ describe("POST /projects/:id/states/:stateId/mark-default/", () => {
     const def = rows.find((s) => s.isDefault);
     const other = rows.find((s) => !s.isDefault);
     const url = `${p.url}/states/${other?.id}/mark-default/`;
-    expect((await client(t.app, w.member).post(url, { default: true })).statusCode).toBe(400);
+    expect((await client(t.app, w.member).post(url, [{ default: true }])).statusCode).toBe(400);
     expect((await client(t.app, w.guest).post(url)).statusCode).toBe(403);
     expect((await client(t.app, w.stranger).post(url)).statusCode).toBe(404);
     expect((await client(t.app, w.admin).post(`${p.url}/states/${foreign.stateId}/mark-default/`)).statusCode).toBe(

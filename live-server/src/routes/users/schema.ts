@@ -1,4 +1,4 @@
-/** Request bodies of the current-user routes. Unknown fields are refused (`.strict()`). */
+/** Request bodies of the current-user routes. Unknown fields are ignored (http/errors.ts). */
 import { LANGUAGES } from "@tideline/shared";
 import { z } from "zod";
 import { imageUrl } from "../workspaces/schema.ts";
@@ -14,8 +14,7 @@ export const updateMeBody = z
     avatar_url: imageUrl.nullable(),
     cover_image_url: imageUrl.nullable(),
   })
-  .partial()
-  .strict();
+  .partial();
 
 /** The appearance settings (product-domain §3 user profile `theme`); merged into the stored one. */
 const themeBody = z
@@ -29,8 +28,7 @@ const themeBody = z
     sidebarText: z.string().max(64),
     sidebarBackground: z.string().max(64),
   })
-  .partial()
-  .strict();
+  .partial();
 
 export const onboardingStepBody = z
   .object({
@@ -39,8 +37,7 @@ export const onboardingStepBody = z
     workspace_create: z.boolean(),
     workspace_invite: z.boolean(),
   })
-  .partial()
-  .strict();
+  .partial();
 
 export const updateProfileBody = z
   .object({
@@ -54,8 +51,7 @@ export const updateProfileBody = z
     billing_address: z.string().trim().max(1024).nullable(),
     has_billing_address: z.boolean(),
   })
-  .partial()
-  .strict();
+  .partial();
 
 export const notificationPreferencesBody = z
   .object({
@@ -65,22 +61,17 @@ export const notificationPreferencesBody = z
     mention: z.boolean(),
     issue_completed: z.boolean(),
   })
-  .partial()
-  .strict();
+  .partial();
 
-export const onboardBody = z
-  .object({ is_onboarded: z.literal(true, { error: "is_onboarded must be true." }) })
-  .strict();
+export const onboardBody = z.object({ is_onboarded: z.literal(true, { error: "is_onboarded must be true." }) });
 
-export const tourCompletedBody = z
-  .object({ is_tour_completed: z.literal(true, { error: "is_tour_completed must be true." }) })
-  .strict();
+export const tourCompletedBody = z.object({
+  is_tour_completed: z.literal(true, { error: "is_tour_completed must be true." }),
+});
 
-export const acceptInvitationsBody = z
-  .object({
-    invitations: z
-      .array(z.uuid("Not an invitation id."))
-      .min(1, "Give at least one invitation id.")
-      .max(100, "Accept at most 100 invitations at a time."),
-  })
-  .strict();
+export const acceptInvitationsBody = z.object({
+  invitations: z
+    .array(z.uuid("Not an invitation id."))
+    .min(1, "Give at least one invitation id.")
+    .max(100, "Accept at most 100 invitations at a time."),
+});

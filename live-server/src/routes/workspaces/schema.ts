@@ -1,4 +1,4 @@
-/** Request bodies of the workspace, invitation and member routes. Unknown fields are refused. */
+/** Request bodies of the workspace, invitation and member routes. Unknown fields are ignored (http/errors.ts). */
 import { isRole, isValidEmail, normalizeEmail, ORGANIZATION_SIZES, ROLE, type Role } from "@tideline/shared";
 import { z } from "zod";
 
@@ -28,23 +28,17 @@ export const imageUrl = z
   );
 
 /** The workspace logo: an emoji or an icon (product-domain §3 "Logo"). */
-export const logoProps = z
-  .object({
-    in_use: z.enum(["emoji", "icon"]).optional(),
-    emoji: z
-      .object({ value: z.string().max(64).optional(), url: z.string().max(2048).optional() })
-      .strict()
-      .optional(),
-    icon: z
-      .object({
-        name: z.string().max(64).optional(),
-        color: z.string().max(32).optional(),
-        background_color: z.string().max(32).optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+export const logoProps = z.object({
+  in_use: z.enum(["emoji", "icon"]).optional(),
+  emoji: z.object({ value: z.string().max(64).optional(), url: z.string().max(2048).optional() }).optional(),
+  icon: z
+    .object({
+      name: z.string().max(64).optional(),
+      color: z.string().max(32).optional(),
+      background_color: z.string().max(32).optional(),
+    })
+    .optional(),
+});
 
 function isTimeZone(value: string): boolean {
   try {
@@ -55,14 +49,12 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-export const createWorkspaceBody = z
-  .object({
-    name: workspaceName,
-    // Normalized and checked by the route, so a reserved or taken slug gets its own code.
-    slug: z.string({ error: "Workspace URL is required." }).max(100, "The workspace URL is too long."),
-    organization_size: organizationSize,
-  })
-  .strict();
+export const createWorkspaceBody = z.object({
+  name: workspaceName,
+  // Normalized and checked by the route, so a reserved or taken slug gets its own code.
+  slug: z.string({ error: "Workspace URL is required." }).max(100, "The workspace URL is too long."),
+  organization_size: organizationSize,
+});
 
 export const updateWorkspaceBody = z
   .object({
@@ -72,8 +64,7 @@ export const updateWorkspaceBody = z
     organization_size: organizationSize,
     timezone: z.string().max(64).refine(isTimeZone, "Unknown time zone; use an IANA name such as Europe/Paris."),
   })
-  .partial()
-  .strict();
+  .partial();
 
 const inviteeEmail = z
   .string({ error: "E-mail is required." })
@@ -82,17 +73,15 @@ const inviteeEmail = z
 
 export const MAX_INVITATIONS_PER_REQUEST = 100;
 
-export const inviteBody = z
-  .object({
-    emails: z
-      .array(z.object({ email: inviteeEmail, role: role.default(ROLE.member) }).strict())
-      .min(1, "Add at least one e-mail address.")
-      .max(MAX_INVITATIONS_PER_REQUEST, `Invite at most ${MAX_INVITATIONS_PER_REQUEST} people at a time.`),
-    message: z.string().trim().max(2000).optional(),
-  })
-  .strict();
+export const inviteBody = z.object({
+  emails: z
+    .array(z.object({ email: inviteeEmail, role: role.default(ROLE.member) }))
+    .min(1, "Add at least one e-mail address.")
+    .max(MAX_INVITATIONS_PER_REQUEST, `Invite at most ${MAX_INVITATIONS_PER_REQUEST} people at a time.`),
+  message: z.string().trim().max(2000).optional(),
+});
 
-export const roleBody = z.object({ role }).strict();
+export const roleBody = z.object({ role });
 
 export const joinBody = z.object({
   accepted: z.boolean({ error: "accepted must be true or false." }),
