@@ -73,6 +73,7 @@ test.describe
       const main = pageA.locator(".feature-list").first();
       await expect(main.getByRole("switch")).toHaveCount(1);
       await expect(main.getByRole("switch", { name: "Pages" })).toBeChecked();
+      await pageA.screenshot({ path: `${SCREENS}/features.png` });
       for (const gone of ["Cycles", "Modules", "Views", "Intake", "Epics", "Time tracking"]) {
         await expect(pageA.getByRole("switch", { name: gone })).toHaveCount(0);
         await expect(pageA.getByText(gone, { exact: true })).toHaveCount(0);
@@ -123,6 +124,9 @@ test.describe
       await board.useLayout("List");
       expect(await propertyNames(board.listRow("Full item"))).toEqual(full);
       expect(await propertyNames(board.listRow("Bare item"))).toEqual(bare);
+      await pageA.screenshot({ path: `${SCREENS}/list.png` });
+      await board.useLayout("Spreadsheet");
+      await pageA.screenshot({ path: `${SCREENS}/spreadsheet.png` });
     });
 
     test("All lists mentions too, as the badge counts them; each entry says what changed", async () => {
