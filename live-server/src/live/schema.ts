@@ -13,7 +13,13 @@
  * store hook runs this for every stored document.
  */
 import { randomUUID } from "node:crypto";
-import { DOCUMENT_FIELD, DOCUMENT_GENERATION_KEY, DOCUMENT_META_MAP } from "@tideline/shared";
+import {
+  DOCUMENT_FIELD,
+  DOCUMENT_GENERATION_KEY,
+  DOCUMENT_META_MAP,
+  PAGE_NAME_MAX,
+  PAGE_TITLE_FIELD,
+} from "@tideline/shared";
 import { MentionComponent } from "@tideline/shared/editor";
 import { type Extensions, getSchema } from "@tiptap/core";
 import { CodeBlockLowlight } from "@tiptap/extension-code-block-lowlight";
@@ -135,4 +141,64 @@ export function replaceWithHtml(doc: Y.Doc, html: string, origin: unknown): void
   doc.transact(() => {
     updateYFragment(doc, doc.getXmlFragment(DOCUMENT_FIELD), node, { mapping: new Map(), isOMark: new Map() });
   }, origin);
+}
+
+// ───────────────────────────── page titles ─────────────────────────────
+
+/** Plain text of a Yjs XML node: its text runs in order, blocks separated by a space. */
+function plainText(node: Y.XmlFragment | Y.XmlElement): string {
+  const parts: string[] = [];
+  for (const child of node.toArray()) {
+    if (child instanceof Y.XmlText) {
+      parts.push(
+        (child.toDelta() as { insert: unknown }[]).map((d) => (typeof d.insert === "string" ? d.insert : "")).join(""),
+      );
+    } else if (child instanceof Y.XmlElement) parts.push(` ${plainText(child)} `);
+  }
+  return parts.join("");
+}
+
+/** A title as a page name: one line, trimmed, at most PAGE_NAME_MAX characters. */
+export function asPageName(title: string): string {
+  return title.replace(/\s+/g, " ").trim().slice(0, PAGE_NAME_MAX).trim();
+}
+
+/**
+ * The page name a document's title field says (PAGE_TITLE_FIELD, the reference editor's title
+ * heading), or null when the document has no title yet.
+ */
+export function titleOf(doc: Y.Doc): string | null {
+  const fragment = doc.getXmlFragment(PAGE_TITLE_FIELD);
+  if (fragment.length === 0) return null;
+  return asPageName(plainText(fragment));
+}
+
+/**
+ * Make the document's title say `name` (one level-1 heading, as the reference's editor writes
+ * it) unless it already does. Returns whether the document changed.
+ */
+export function setTitle(doc: Y.Doc, name: string, origin: unknown = null): boolean {
+  if (titleOf(doc) === asPageName(name)) return false;
+  const fragment = doc.getXmlFragment(PAGE_TITLE_FIELD);
+  const heading = new Y.XmlElement("heading");
+  // y-prosemirror keeps node attributes as their JSON values.
+  heading.setAttribute("level", 1 as unknown as string);
+  if (name) heading.insert(0, [new Y.XmlText(name)]);
+  doc.transact(() => {
+    fragment.delete(0, fragment.length);
+    fragment.insert(0, [heading]);
+  }, origin);
+  return true;
+}
+
+/** The update that makes the title of the document `state` say `name`, or null when it does. */
+export function titleUpdateFor(state: Uint8Array, name: string): Uint8Array | null {
+  const doc = new Y.Doc();
+  try {
+    Y.applyUpdate(doc, state);
+    const before = Y.encodeStateVector(doc);
+    return setTitle(doc, name) ? Y.encodeStateAsUpdate(doc, before) : null;
+  } finally {
+    doc.destroy();
+  }
 }

@@ -9,6 +9,10 @@
  *   a REST write or another instance's store is never overwritten), re-derive the sanitised
  *   HTML and plain text, delete exactly the log rows that were folded, and emit the entity's
  *   `*.updated` event when the HTML changed.
+ *   Pages also keep their title (PAGE_TITLE_FIELD) in step with pages.name: a load whose
+ *   title differs from the name logs the update that makes it say the name (under the row
+ *   lock, so instances loading together don't each insert one), and a store whose folded title
+ *   differs from the name renames the page (`page.updated` with `name` in changed_fields).
  * - foldPendingLog: the same store from the log alone, when a REST read asks for the HTML of a
  *   document whose log still has rows (after a crash, or before a debounced store).
  *
@@ -26,7 +30,7 @@ import { emitIssue } from "../routes/issues/service.ts";
 import { maybeSnapshotWhileEditing } from "../routes/pages/document.ts";
 import { presentPageEvent } from "../routes/pages/presenter.ts";
 import { maybeRecordWhileEditing } from "../services/description-versions.ts";
-import { contentOfState, stateFromHtml } from "./schema.ts";
+import { asPageName, contentOfState, stateFromHtml, titleOf, titleUpdateFor } from "./schema.ts";
 
 /** The document kinds that hold content (project and user channels hold none). */
 export type ContentRef = LiveDocumentRef & { kind: "issue" | "page" };
@@ -38,6 +42,7 @@ export function isContentRef(ref: LiveDocumentRef): ref is ContentRef {
 const nameOf = (ref: ContentRef) => (ref.kind === "issue" ? issueDocumentName(ref.id) : pageDocumentName(ref.id));
 
 type OwnerRow = {
+  name: string;
   descriptionBinary: Uint8Array | null;
   descriptionHtml: string;
   updatedAt: Date;
@@ -47,6 +52,7 @@ async function lockOwner(tx: DbOrTx, ref: ContentRef): Promise<OwnerRow | undefi
   const table = ref.kind === "issue" ? issues : pages;
   const [row] = await tx
     .select({
+      name: table.name,
       descriptionBinary: table.descriptionBinary,
       descriptionHtml: table.descriptionHtml,
       updatedAt: table.updatedAt,
@@ -80,15 +86,46 @@ export async function loadDocument(db: Db, ref: ContentRef): Promise<LoadedDocum
       const table = ref.kind === "issue" ? issues : pages;
       // updated_at stays: building the state changes nothing a user can see.
       await tx.update(table).set({ descriptionBinary: state, updatedAt: row.updatedAt }).where(eq(table.id, ref.id));
-      return { state, updates: [], built: true };
+      const updates = ref.kind === "page" ? await titleInStep(tx, name, state, [], row.name) : [];
+      return { state, updates, built: true };
     }
     const updates = await tx
       .select({ id: documentUpdates.id, update: documentUpdates.update })
       .from(documentUpdates)
       .where(eq(documentUpdates.documentName, name))
       .orderBy(asc(documentUpdates.id));
-    return { state: row.descriptionBinary, updates, built: false };
+    return {
+      state: row.descriptionBinary,
+      updates: ref.kind === "page" ? await titleInStep(tx, name, row.descriptionBinary, updates, row.name) : updates,
+      built: false,
+    };
   });
+}
+
+/**
+ * A page loaded whose title does not say its name (never set, or renamed over REST before the
+ * title existed): log the update that sets it and hand it out with the rest of the log.
+ */
+async function titleInStep(
+  tx: DbOrTx,
+  documentName: string,
+  state: Uint8Array,
+  updates: { id: number; update: Uint8Array }[],
+  pageName: string,
+): Promise<{ id: number; update: Uint8Array }[]> {
+  let update: Uint8Array | null;
+  try {
+    update = titleUpdateFor(Y.mergeUpdates([state, ...updates.map((u) => u.update)]), pageName);
+  } catch {
+    // An unreadable log row: the load skips it; the title waits for a later load.
+    return updates;
+  }
+  if (!update) return updates;
+  const [logged] = await tx
+    .insert(documentUpdates)
+    .values({ documentName, update })
+    .returning({ id: documentUpdates.id });
+  return logged ? [...updates, { id: logged.id, update }] : updates;
 }
 
 /** Append a client's update to the document's log; returns its id. */
@@ -158,15 +195,23 @@ export async function storeDocument(db: Db, bus: EventBus, ref: ContentRef, inpu
     if (row.descriptionBinary === null && !input.force) return "skipped";
     const folded = new Y.Doc();
     let state: Uint8Array;
+    let title: string | null;
     try {
       if (row.descriptionBinary) Y.applyUpdate(folded, row.descriptionBinary);
       Y.applyUpdate(folded, input.state);
       state = Y.encodeStateAsUpdate(folded);
+      title = ref.kind === "page" ? titleOf(folded) : null;
     } finally {
       folded.destroy();
     }
     const content = contentOfState(state);
-    const changed = content.html !== row.descriptionHtml;
+    // The title edited in the document renames the page (compared as a name: one line, trimmed).
+    const rename = title !== null && title !== asPageName(row.name) ? title : null;
+    const changedFields = [
+      ...(content.html !== row.descriptionHtml ? ["description_html"] : []),
+      ...(rename !== null ? ["name"] : []),
+    ];
+    const changed = changedFields.length > 0;
     const table = ref.kind === "issue" ? issues : pages;
     const [updated] = await tx
       .update(table)
@@ -174,6 +219,7 @@ export async function storeDocument(db: Db, bus: EventBus, ref: ContentRef, inpu
         descriptionBinary: state,
         descriptionHtml: content.html,
         descriptionStripped: content.stripped,
+        ...(rename !== null ? { name: rename } : {}),
         // Only a visible change counts as an update (delta sync, lists sorted by update).
         ...(changed
           ? { updatedAt: new Date(), updatedById: input.actorId ?? undefined }
@@ -200,7 +246,7 @@ export async function storeDocument(db: Db, bus: EventBus, ref: ContentRef, inpu
       if (page) {
         const data = {
           ...presentPageEvent(page, { projectIds, isFavorite: false }),
-          changed_fields: ["description_html"],
+          changed_fields: changedFields,
         };
         for (const projectId of projectIds) {
           emit("page.updated", { workspaceId: updated.workspaceId, projectId, entityId: ref.id }, data);

@@ -33,3 +33,10 @@ export const PAGE_ERRORS = {
   deletePage: "Failed to delete a page",
   tryAgain: "Please try again later.",
 } as const;
+
+/**
+ * The Y.Doc field holding a page's title, beside the body (DOCUMENT_FIELD), as the reference's
+ * editor keeps it: one level-1 heading whose text is the page's name. The server keeps it in
+ * step with pages.name both ways (live/schema.ts titleOf / setTitle).
+ */
+export const PAGE_TITLE_FIELD = "title";

@@ -144,7 +144,8 @@ describe("description/ (binary Yjs state)", () => {
     expect(empty.json().error).toBe("Missing required fields.");
     const json = await client(t.app, w.member).patch(`${url}description/`, { update: "x" });
     expect(json.statusCode).toBe(400);
-    expect(json.json().code).toBe("UNSUPPORTED_BODY");
+    // JSON is the reference's save ({description_binary, description_html}): neither given is missing.
+    expect(json.json().code).toBe("MISSING_REQUIRED_FIELDS");
     const garbage = await patchState(t, w.member, url, new Uint8Array([1, 2, 3, 4, 5]));
     expect(garbage.statusCode).toBe(400);
     expect(garbage.json().code).toBe("INVALID_DOCUMENT");

@@ -12,6 +12,10 @@
  * it read into description_binary, and those rows are removed. After the commit, listeners
  * registered with `onPageContentChange` (the live layer) get the update, to apply it to a
  * document they hold in memory.
+ *
+ * Title: the document also holds the page's title (PAGE_TITLE_FIELD, beside the body), kept in
+ * step with pages.name: a rename writes the title as an update (titleReplacementFor), and an
+ * update that changes the title renames the page (applyPageUpdate).
  */
 import { LIVE_LIMITS, PAGE_VERSION_INTERVAL_MS, PAGE_VERSIONS_KEPT, pageDocumentName } from "@tideline/shared";
 import { and, desc, eq, inArray, notInArray } from "drizzle-orm";
@@ -20,6 +24,7 @@ import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { documentUpdates, pages, pageVersions } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest } from "../../http/errors.ts";
+import { asPageName, titleOf, titleUpdateFor } from "../../live/schema.ts";
 import {
   ContentError,
   contentOfDoc,
@@ -137,6 +142,9 @@ export async function applyPageUpdate(tx: Tx, page: PageRow, update: Uint8Array,
     throw error;
   }
   const folded = Y.encodeStateAsUpdate(doc);
+  // A title the update set renames the page (the reference's clients save title and body so).
+  const title = titleOf(doc);
+  const rename = title !== null && title !== asPageName(page.name) ? title : null;
   if (folded.byteLength > LIVE_LIMITS.maxDocumentBytes) {
     throw badRequest("The page is too large.", { body: ["The page is too large."] }, "DOCUMENT_TOO_LARGE");
   }
@@ -153,6 +161,7 @@ export async function applyPageUpdate(tx: Tx, page: PageRow, update: Uint8Array,
       descriptionBinary: folded,
       descriptionHtml: content.html,
       descriptionStripped: content.stripped,
+      ...(rename !== null ? { name: rename } : {}),
       updatedById: actorId,
       updatedAt: new Date(),
     })
@@ -164,6 +173,16 @@ export async function applyPageUpdate(tx: Tx, page: PageRow, update: Uint8Array,
     .where(and(eq(documentUpdates.documentName, name), inArray(documentUpdates.id, [...current.updateIds, logged.id])));
   if (!row) throw pageNotFound();
   return row;
+}
+
+/** The update that makes a locked page's title say `name`, or null when it already does. */
+export async function titleReplacementFor(tx: DbOrTx, page: PageRow, name: string): Promise<Uint8Array | null> {
+  const { state } = await currentPageState(tx, page);
+  try {
+    return titleUpdateFor(state, name);
+  } catch {
+    throw invalidDocument(new ContentError("The stored page document can't be read."));
+  }
 }
 
 /** The update that makes a locked page's body `target` (HTML or a version's state). */

@@ -8,8 +8,9 @@
  *   archive/ POST → {archived_at};
  * - favorite-pages/{id}/ POST → 201 the favorite (200 when it existed), DELETE → 204;
  * - archived-pages/ GET; pages/{id}/duplicate/ POST → 201 the copy; move/ POST → the page;
- * - pages/{id}/description/ GET → the Yjs state (application/octet-stream), PATCH a binary Yjs
- *   update → the page;
+ * - pages/{id}/description/ GET → the Yjs state (application/octet-stream); PATCH or POST a
+ *   binary Yjs update, or JSON {description_binary (base64), description_html} as the reference's
+ *   clients save → the page. The document's `title` field is the page's name (document.ts);
  * - pages/{id}/versions/ GET, versions/{vid}/ GET (with description_html), POST
  *   versions/{vid}/restore/ → the page.
  */
@@ -23,7 +24,15 @@ import { projectAccess } from "../../policies/access.ts";
 import { publishPageContentChange, readPageState } from "./document.ts";
 import { pageAccess } from "./policy.ts";
 import { presentVersion, presentVersionDetail } from "./presenter.ts";
-import { accessBody, createPageBody, listPagesQuery, moveBody, parseRequired, updatePageBody } from "./schema.ts";
+import {
+  accessBody,
+  createPageBody,
+  descriptionJsonBody,
+  listPagesQuery,
+  moveBody,
+  parseRequired,
+  updatePageBody,
+} from "./schema.ts";
 import {
   addPageFavorite,
   archivePage,
@@ -190,20 +199,45 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
       .send(Buffer.from(state.buffer, state.byteOffset, state.byteLength));
   });
 
-  app.patch<{ Params: PageParams }>(`${PAGE}/description/`, async (request) => {
+  /** description/ PATCH and POST: a binary Yjs update, or the reference's JSON save. */
+  const saveDescription = async (request: FastifyRequest<{ Params: PageParams }>) => {
     const access = await page(request);
     const body = request.body;
-    if (body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0)) {
-      throw badRequest(PAGE_ERRORS.missingFields, { body: ["A Yjs update is required."] }, "MISSING_REQUIRED_FIELDS");
+    const missing = () =>
+      badRequest(PAGE_ERRORS.missingFields, { body: ["A Yjs update is required."] }, "MISSING_REQUIRED_FIELDS");
+    if (body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0)) throw missing();
+    if (Buffer.isBuffer(body)) {
+      const update = new Uint8Array(body);
+      await inTx(request, (tx, emit) => patchDescription(tx, emit, access, update));
+      tellLive(access.page.id, update);
+      return pageDetail(db, access.page.id, access.user.id);
     }
-    if (!Buffer.isBuffer(body)) {
-      throw badRequest("Send the Yjs update as application/octet-stream.", undefined, "UNSUPPORTED_BODY");
+    if (typeof body !== "object" || Array.isArray(body)) {
+      throw badRequest("Send a Yjs update as application/octet-stream, or JSON.", undefined, "UNSUPPORTED_BODY");
     }
-    const update = new Uint8Array(body);
-    await inTx(request, (tx, emit) => patchDescription(tx, emit, access, update));
-    tellLive(access.page.id, update);
+    const json = parse(descriptionJsonBody, body);
+    if (json.description_binary) {
+      const update = new Uint8Array(Buffer.from(json.description_binary, "base64"));
+      if (update.byteLength === 0) throw missing();
+      await inTx(request, (tx, emit) => patchDescription(tx, emit, access, update));
+      tellLive(access.page.id, update);
+    } else if (typeof json.description_html === "string") {
+      const html = json.description_html;
+      const { contentUpdate } = await inTx(request, (tx, emit) =>
+        updatePage(tx, emit, access, { description_html: html }),
+      );
+      tellLive(access.page.id, contentUpdate);
+    } else {
+      throw badRequest(
+        PAGE_ERRORS.missingFields,
+        { description_binary: ["Send description_binary (base64) or description_html."] },
+        "MISSING_REQUIRED_FIELDS",
+      );
+    }
     return pageDetail(db, access.page.id, access.user.id);
-  });
+  };
+  app.patch<{ Params: PageParams }>(`${PAGE}/description/`, saveDescription);
+  app.post<{ Params: PageParams }>(`${PAGE}/description/`, saveDescription);
 
   // ───────── versions ─────────
 

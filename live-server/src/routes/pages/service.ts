@@ -14,6 +14,7 @@ import {
   ROLE,
 } from "@tideline/shared";
 import { and, desc, eq, ilike, inArray, isNotNull, isNull, max, ne, notInArray, or, type SQL } from "drizzle-orm";
+import * as Y from "yjs";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import {
   documentUpdates,
@@ -35,6 +36,7 @@ import {
   lockPageRow,
   replacementFor,
   snapshotPageVersion,
+  titleReplacementFor,
   type VersionRow,
 } from "./document.ts";
 import {
@@ -259,6 +261,15 @@ export async function updatePage(
     contentUpdate = await replacementFor(tx, page, { html: body.description_html });
     page = await applyPageUpdate(tx, page, contentUpdate, userId);
   }
+  // The document's title says the name (PAGE_TITLE_FIELD): a rename rewrites it, and the live
+  // layer gets it with any body change.
+  if (body.name !== undefined) {
+    const titleUpdate = await titleReplacementFor(tx, page, body.name);
+    if (titleUpdate) {
+      page = await applyPageUpdate(tx, page, titleUpdate, userId);
+      contentUpdate = contentUpdate ? Y.mergeUpdates([contentUpdate, titleUpdate]) : titleUpdate;
+    }
+  }
   const fields = {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.logo_props !== undefined ? { logoProps: body.logo_props } : {}),
@@ -285,7 +296,8 @@ export async function patchDescription(tx: Tx, emit: EmitFn, access: PageAccess,
   const page = await lockReadable(tx, access);
   assertChangeable(page, { lockedToo: true });
   const row = await applyPageUpdate(tx, page, update, access.user.id);
-  await emitPage(tx, emit, "page.updated", row, access.user.id, { changedFields: ["description_html"] });
+  const changedFields = row.name !== page.name ? ["description_html", "name"] : ["description_html"];
+  await emitPage(tx, emit, "page.updated", row, access.user.id, { changedFields });
 }
 
 // ───────────────────────────── access, lock ─────────────────────────────

@@ -1,0 +1,154 @@
+/**
+ * The reference client's JSON save of description/, and the page title kept in the document
+ * (PAGE_TITLE_FIELD) in step with the page's name over REST. The live side is in
+ * live/page-title.test.ts.
+ */
+import { PAGE_TITLE_FIELD, pageDocumentName } from "@tideline/shared";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { documentUpdates } from "../../db/schema.ts";
+import { setTitle, titleOf } from "../../live/schema.ts";
+import {
+  appendParagraph,
+  createPage,
+  createWorld,
+  docOf,
+  fetchState,
+  pageRow,
+  pageUrl,
+  paragraphs,
+  recordEvents,
+  type Team,
+  team,
+  type World,
+} from "./test-support.ts";
+
+let t: TestApp;
+let w: World;
+let p: Team;
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await createWorld(t);
+  p = await team(t, w);
+});
+afterAll(() => t.close());
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+
+describe("description/ as JSON (the reference's save)", () => {
+  it("takes description_binary (base64) by PATCH and POST, deriving the HTML from it", async () => {
+    const page = await createPage(t, w.member, p, { description_html: "<p>Start</p>" });
+    const url = pageUrl(p, page.id);
+    const doc = docOf(await fetchState(t, w.member, url));
+    const update = appendParagraph(doc, "Saved as JSON");
+    const res = await client(t.app, w.member).patch(`${url}description/`, {
+      description_binary: base64(update),
+      // Not trusted: the HTML comes from the document.
+      description_html: "<p>Something else</p>",
+      description: { type: "doc" },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().description_html).toBe("<p>Start</p><p>Saved as JSON</p>");
+    expect((await pageRow(t, page.id))?.descriptionHtml).toBe("<p>Start</p><p>Saved as JSON</p>");
+
+    // The whole state, as the reference's live server sends it, by POST.
+    const whole = appendParagraph(doc, "And the whole state");
+    expect(whole.byteLength).toBeGreaterThan(0);
+    const posted = await client(t.app, w.member).post(`${url}description/`, {
+      description_binary: base64(Y.encodeStateAsUpdate(doc)),
+      description_html: "",
+    });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect(paragraphs(docOf(await fetchState(t, w.member, url)))).toEqual([
+      "Start",
+      "Saved as JSON",
+      "And the whole state",
+    ]);
+  });
+
+  it("replaces the body with description_html alone", async () => {
+    const page = await createPage(t, w.member, p, { description_html: "<p>Old</p>" });
+    const url = pageUrl(p, page.id);
+    const res = await client(t.app, w.member).post(`${url}description/`, { description_html: "<p>New</p>" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await pageRow(t, page.id))?.descriptionHtml).toBe("<p>New</p>");
+  });
+
+  it("refuses bad JSON bodies (400) and stores nothing", async () => {
+    const page = await createPage(t, w.member, p, { description_html: "<p>Safe</p>" });
+    const url = pageUrl(p, page.id);
+    const before = await pageRow(t, page.id);
+    for (const [body, code] of [
+      [{ description_binary: "not base64!" }, "VALIDATION_ERROR"],
+      [{ description_binary: base64(new Uint8Array([1, 2, 3, 4, 5])) }, "INVALID_DOCUMENT"],
+      [{ description_binary: "" }, "MISSING_REQUIRED_FIELDS"],
+      [{ description_html: 12 }, "VALIDATION_ERROR"],
+      [{}, "MISSING_REQUIRED_FIELDS"],
+    ] as const) {
+      const res = await client(t.app, w.member).patch(`${url}description/`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().code, JSON.stringify(body)).toBe(code);
+    }
+    const after = await pageRow(t, page.id);
+    expect(after?.descriptionHtml).toBe("<p>Safe</p>");
+    expect(after?.updatedAt.toISOString()).toBe(before?.updatedAt.toISOString());
+    // Guests and other workspaces can't save at all.
+    const update = base64(appendParagraph(docOf(await fetchState(t, w.member, url)), "x"));
+    expect((await client(t.app, w.guest).post(`${url}description/`, { description_binary: update })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await client(t.app, w.stranger).post(`${url}description/`, { description_binary: update })).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe("the title in the document", () => {
+  it("says the page's name after a rename, and the rename reaches open editors as an update", async () => {
+    const page = await createPage(t, w.member, p, { name: "Plan", description_html: "<p>Body</p>" });
+    const url = pageUrl(p, page.id);
+    const res = await client(t.app, w.member).patch(url, { name: "Roadmap 2027" });
+    expect(res.statusCode, res.body).toBe(200);
+    const doc = docOf(await fetchState(t, w.member, url));
+    expect(titleOf(doc)).toBe("Roadmap 2027");
+    // As the reference's editor writes it: one level-1 heading.
+    const heading = doc.getXmlFragment(PAGE_TITLE_FIELD).get(0) as Y.XmlElement;
+    expect(heading.nodeName).toBe("heading");
+    expect(heading.getAttribute("level")).toBe(1);
+    // The body is untouched.
+    expect(paragraphs(doc)).toEqual(["Body"]);
+    expect(res.json()).toMatchObject({ name: "Roadmap 2027", description_html: "<p>Body</p>" });
+    // Renaming to the same name writes nothing more.
+    const rows = await t.db
+      .select()
+      .from(documentUpdates)
+      .where(eq(documentUpdates.documentName, pageDocumentName(page.id)));
+    await client(t.app, w.member).patch(url, { name: "Roadmap 2027" });
+    expect(titleOf(docOf(await fetchState(t, w.member, url)))).toBe("Roadmap 2027");
+    expect(
+      await t.db
+        .select()
+        .from(documentUpdates)
+        .where(eq(documentUpdates.documentName, pageDocumentName(page.id))),
+    ).toHaveLength(rows.length);
+  });
+
+  it("renames the page when a saved document's title changes (page.updated with name)", async () => {
+    const page = await createPage(t, w.member, p, { name: "Draft", description_html: "<p>Body</p>" });
+    const url = pageUrl(p, page.id);
+    const doc = docOf(await fetchState(t, w.member, url));
+    const before = Y.encodeStateVector(doc);
+    setTitle(doc, "  Launch   checklist ");
+    const events = recordEvents(t);
+    const res = await client(t.app, w.member).patch(`${url}description/`, {
+      description_binary: base64(Y.encodeStateAsUpdate(doc, before)),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().name).toBe("Launch checklist");
+    expect((await pageRow(t, page.id))?.name).toBe("Launch checklist");
+    const updated = events.find((e) => e.type === "page.updated" && e.entity_id === page.id);
+    expect(updated?.data).toMatchObject({ name: "Launch checklist", changed_fields: ["description_html", "name"] });
+  });
+});
