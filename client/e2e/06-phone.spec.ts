@@ -50,8 +50,12 @@ async function expectHeaderLaidOut(page: Page): Promise<void> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  // Let fonts and lazy chunks settle so the picture is what a person sees.
-  await page.evaluate(() => document.fonts.ready);
+  // Let fonts and animations (a drawer sliding in) settle so the picture is what a person sees.
+  await page.evaluate(async () => {
+    await document.fonts.load('14px "Inter Variable"');
+    await document.fonts.ready;
+    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+  });
   const path = test.info().outputPath(`${name}.png`);
   await page.screenshot({ path });
   await test.info().attach(name, { path, contentType: "image/png" });
@@ -117,6 +121,18 @@ test.describe
       await expect(drawer).toBeHidden();
       await expect(page.getByRole("button", { name: "Open navigation" })).toBeFocused();
 
+      // A project's menu opens above the drawer, with finger-sized rows; picking a row navigates
+      // and closes the drawer.
+      await page.getByRole("button", { name: "Open navigation" }).tap();
+      await drawer.getByRole("button", { name: /Mobile Checkout/ }).tap();
+      const settings = page.getByRole("menuitem", { name: "Settings" });
+      await expect(settings).toBeVisible();
+      expect((await box(settings)).height).toBeGreaterThanOrEqual(40);
+      await shoot(page, "phone-drawer-menu");
+      await settings.tap();
+      await expect(page).toHaveURL(new RegExp(`/projects/${f.projectId}/settings/`));
+      await expect(drawer).toBeHidden();
+
       // Navigating closes it.
       await page.getByRole("button", { name: "Open navigation" }).tap();
       await drawer.getByRole("link", { name: "Mobile Checkout" }).first().tap();
@@ -162,6 +178,37 @@ test.describe
       await option.tap();
       await expect(list).toBeHidden();
       await expect.poll(async () => (await api.byName(f, LONG_TITLE)).priority).toBe("urgent");
+
+      // The app's own calendar (no native date input): tap the 15th of the month shown.
+      await peek.getByRole("button", { name: /^Start date: / }).tap();
+      const calendar = page.getByRole("dialog", { name: "Start date" });
+      await expect(calendar).toBeVisible();
+      const day = calendar.locator(".rdp-day:not(.rdp-outside) .rdp-day_button", { hasText: /^15$/ });
+      expect((await box(day)).height, "a finger-sized day").toBeGreaterThanOrEqual(38);
+      const calendarBox = await box(calendar);
+      expect(calendarBox.x).toBeGreaterThanOrEqual(0);
+      expect(calendarBox.x + calendarBox.width).toBeLessThanOrEqual(PHONE.width);
+      await shoot(page, "phone-date-picker");
+      await day.tap();
+      await expect(calendar).toBeHidden();
+      await expect
+        .poll(async () => ((await api.byName(f, LONG_TITLE)) as unknown as { start_date: string | null }).start_date)
+        .toMatch(/^\d{4}-\d{2}-15/);
+      await expect(peek.getByRole("button", { name: /^Start date: \w{3} 15, \d{4}/ })).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(peek).toBeHidden();
+    });
+
+    test("fits the create dialog on the screen", async () => {
+      await page.getByRole("button", { name: "Add work item" }).first().tap();
+      const dialog = page.getByRole("dialog", { name: "Create work item" });
+      await expect(dialog).toBeVisible();
+      const b = await box(dialog);
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.width).toBeLessThanOrEqual(PHONE.width);
+      await shoot(page, "phone-create-dialog");
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
     });
 
     test("screens in light and dark", async () => {
@@ -191,6 +238,10 @@ test.describe
           await page.waitForLoadState("networkidle");
           await shoot(page, `phone-${scheme}-${layout.toLowerCase()}`);
         }
+        await page.getByRole("button", { name: "Open navigation" }).tap();
+        await expect(page.getByRole("dialog", { name: "Navigation" })).toBeVisible();
+        await shoot(page, `phone-${scheme}-drawer`);
+        await page.keyboard.press("Escape");
       }
     });
   });

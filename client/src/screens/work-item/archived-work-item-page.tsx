@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { Button, ScreenLoader } from "../../components/ui";
 import { loadWorkItemDetail } from "../../stores/work-item-detail";
+import { NavButton } from "../workspace/components/page-header";
 import { useProject } from "./use-detail";
 import { WorkItemDetail } from "./work-item-detail";
 import { NotFound } from "./work-item-page";
@@ -50,12 +51,15 @@ export function ArchivedWorkItemPage() {
       mode="page"
       archived
       lead={
-        <nav className="wid-crumbs" aria-label="Breadcrumb">
-          {project ? <span className="crumb">{project.name}</span> : null}
-          <span className="crumb-sep">/</span>
-          <Link to={`/${workspaceSlug}/projects/${projectId}/archives/issues/`}>{t("workItem.header.archives")}</Link>
-          <span className="crumb-sep">/</span>
-        </nav>
+        <>
+          <NavButton />
+          <nav className="wid-crumbs" aria-label="Breadcrumb">
+            {project ? <span className="crumb">{project.name}</span> : null}
+            <span className="crumb-sep">/</span>
+            <Link to={`/${workspaceSlug}/projects/${projectId}/archives/issues/`}>{t("workItem.header.archives")}</Link>
+            <span className="crumb-sep">/</span>
+          </nav>
+        </>
       }
     />
   );

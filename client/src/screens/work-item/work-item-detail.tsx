@@ -149,7 +149,9 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
         onClick={() => void setSubscribed(slug, projectId, workItemId, !detail.isSubscribed)}
       >
         {detail.isSubscribed ? <BellOff size={14} aria-hidden /> : <Bell size={14} aria-hidden />}
-        {detail.isSubscribed ? t("workItem.header.unsubscribe") : t("workItem.header.subscribe")}
+        <span className="wid-btn-text">
+          {detail.isSubscribed ? t("workItem.header.unsubscribe") : t("workItem.header.subscribe")}
+        </span>
       </Button>
       {mode === "peek" ? (
         <Link

@@ -9,6 +9,7 @@ import { Link, useParams } from "react-router";
 import { Button, EmptyState, ScreenLoader } from "../../components/ui";
 import { loadWorkItemByKey } from "../../stores/work-item-detail";
 import { useWorkItem } from "../../stores/work-items";
+import { NavButton } from "../workspace/components/page-header";
 import { useProject } from "./use-detail";
 import { WorkItemDetail } from "./work-item-detail";
 
@@ -68,12 +69,15 @@ function Page({ slug, projectId, id }: { slug: string; projectId: string; id: st
       workItemId={id}
       mode="page"
       lead={
-        <nav className="wid-crumbs" aria-label="Breadcrumb">
-          {project ? <span className="crumb">{project.name}</span> : null}
-          <span className="crumb-sep">/</span>
-          <Link to={`/${slug}/projects/${projectId}/issues/`}>{t("workItem.header.workItems")}</Link>
-          <span className="crumb-sep">/</span>
-        </nav>
+        <>
+          <NavButton />
+          <nav className="wid-crumbs" aria-label="Breadcrumb">
+            {project ? <span className="crumb">{project.name}</span> : null}
+            <span className="crumb-sep">/</span>
+            <Link to={`/${slug}/projects/${projectId}/issues/`}>{t("workItem.header.workItems")}</Link>
+            <span className="crumb-sep">/</span>
+          </nav>
+        </>
       }
     />
   );
