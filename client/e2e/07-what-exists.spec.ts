@@ -126,7 +126,14 @@ test.describe
       expect(await propertyNames(board.listRow("Bare item"))).toEqual(bare);
       await pageA.screenshot({ path: `${SCREENS}/list.png` });
       await board.useLayout("Spreadsheet");
+      // An empty cell's placeholder is not repeated down the column: it shows on the hovered row.
+      const bareRow = board.sheetRow("Bare item");
+      const placeholder = bareRow.getByRole("button", { name: "Assignees: None" }).locator(".prop-btn-text");
+      await pageA.mouse.move(0, 0);
+      await expect(placeholder).toBeHidden();
       await pageA.screenshot({ path: `${SCREENS}/spreadsheet.png` });
+      await bareRow.hover();
+      await expect(placeholder).toBeVisible();
     });
 
     test("All lists mentions too, as the badge counts them; each entry says what changed", async () => {
