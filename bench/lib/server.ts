@@ -190,6 +190,14 @@ export function readCpuSeconds(pid: number): number {
 
 let serverCount = 0;
 
+/** The log files of the servers this process started (their mails: see serverLogFiles). */
+const logFiles = new Set<string>();
+
+/** Every server log of this run: a mail job may run on any instance sharing the database. */
+export function serverLogFiles(): string[] {
+  return [...logFiles];
+}
+
 /** Spawn a server on `store` and wait until /api/instances/ answers 200. */
 export async function startServer(ctx: BenchContext, options: StartOptions): Promise<ServerHandle> {
   const { port, store } = options;
@@ -202,7 +210,9 @@ export async function startServer(ctx: BenchContext, options: StartOptions): Pro
     HOST: "127.0.0.1",
     APP_BASE_URL: url,
     DATA_DIR: store.dataDir,
-    LOG_LEVEL: "warn",
+    // "info": without SMTP the log is the outbox, where set-up reads members' verification codes
+    // (request logging stays off below "debug", so this adds only mail and start-up lines).
+    LOG_LEVEL: "info",
     // Set-up signs many users up from one address; behind "a proxy" each gets its own
     // X-Forwarded-For, so the per-IP auth limit (shared through Redis across runs) isn't hit.
     TRUST_PROXY: "1",
@@ -211,6 +221,7 @@ export async function startServer(ctx: BenchContext, options: StartOptions): Pro
     ...(options.clientDist ? { CLIENT_DIST: options.clientDist } : {}),
     ...options.env,
   };
+  logFiles.add(logFile);
   const fd = openSync(logFile, "a");
   const started = performance.now();
   let child: ChildProcess;
