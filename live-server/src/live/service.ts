@@ -48,6 +48,8 @@ export class LiveService {
   readonly hocuspocus: Hocuspocus<LiveContext>;
   /** The limits in force; tests lower them. */
   readonly limits: LiveLimits = { ...LIVE_LIMITS };
+  /** Awareness updates (or states in them) dropped by the Presence extension, by reason. */
+  readonly awarenessDrops: Record<string, number> = {};
   private readonly persistence: Persistence;
   private readonly liveEvents: LiveEvents;
   private readonly metricsExtension: Metrics;
@@ -75,7 +77,9 @@ export class LiveService {
     const extensions: Extension[] = [
       this.metricsExtension,
       new Authentication({ db, watch, onRefused: () => this.metricsExtension.countRefusal() }),
-      new Presence(this.limits, (reason) => log.debug({ reason }, "live awareness dropped")),
+      new Presence(this.limits, (reason) => {
+        this.awarenessDrops[reason] = (this.awarenessDrops[reason] ?? 0) + 1;
+      }),
       new Limits(this.limits),
       this.persistence,
       this.liveEvents,

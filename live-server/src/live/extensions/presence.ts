@@ -34,7 +34,7 @@ export class Presence implements Extension<LiveContext> {
   priority = 250;
   private readonly limits: LiveLimits;
   private readonly buckets = new WeakMap<Connection<LiveContext>, MessageBucket>();
-  /** Connections whose awareness was dropped at least once (logged once). */
+  /** Told of every drop, with its reason (read-only, rate, foreign-client): counted by the service. */
   private readonly onDrop: (reason: string) => void;
 
   constructor(limits: LiveLimits, onDrop: (reason: string) => void = () => {}) {
