@@ -245,6 +245,15 @@ export async function renamePage(slug: string, projectId: string, pageId: string
   return Boolean(answer);
 }
 
+/**
+ * The page's title changed in its live document (another editor, or a rename over REST that
+ * the server wrote into the title): show that name without a call — the server has it already.
+ */
+export function followDocumentTitle(pageId: string, title: string): void {
+  const page = pages.byId[pageId];
+  if (page && page.name !== title) patchLocal(pageId, { name: title });
+}
+
 // ───────────── access, lock, favorite ─────────────
 
 export async function setPageAccess(

@@ -19,6 +19,7 @@ import {
   LIVE_CLOSE,
   type LiveCloseName,
   liveCloseFor,
+  PAGE_TITLE_FIELD,
   PRESENCE_COLOURS,
   presenceColour,
   presenceName,
@@ -33,6 +34,7 @@ import { clearDocument, IndexeddbPersistence } from "y-indexeddb";
 import type * as Y from "yjs";
 import { connectionState, openDocument } from "../../lib/live";
 import { session } from "../../stores/session";
+import { titleText } from "./page-title";
 import { RichTextEditorImpl } from "./rich-text-editor";
 import type { CollaborationOptions, LiveDocumentStatus, LiveEditorProps } from "./types";
 
@@ -102,6 +104,7 @@ export function LiveEditorImpl({
   onUploadImage,
   mentionables,
   onStatusChange,
+  onTitleChange,
   showCharacterCount,
   className,
 }: LiveEditorProps) {
@@ -217,6 +220,25 @@ export function LiveEditorImpl({
       setReady(false);
     };
   }, [documentName, userId]);
+
+  // The page title in the document (see onTitleChange): followed while the document is open.
+  const titleRef = useRef(onTitleChange);
+  titleRef.current = onTitleChange;
+  const followsTitle = Boolean(onTitleChange);
+  useEffect(() => {
+    if (!live || !followsTitle) return;
+    const fragment = live.doc.getXmlFragment(PAGE_TITLE_FIELD);
+    let last: string | null = null;
+    const report = () => {
+      if (fragment.length === 0) return;
+      const title = titleText(fragment);
+      if (title === last) return;
+      last = title;
+      titleRef.current?.(title);
+    };
+    fragment.observeDeep(report);
+    return () => fragment.unobserveDeep(report);
+  }, [live, followsTitle]);
 
   const collaboration = useMemo<CollaborationOptions | undefined>(() => {
     if (!live) return undefined;

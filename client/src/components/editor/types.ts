@@ -87,6 +87,12 @@ export type LiveEditorProps = {
   /** People "@" offers. */
   mentionables?: readonly Mentionable[];
   onStatusChange?: (status: LiveDocumentStatus) => void;
+  /**
+   * A page's title as the document holds it (PAGE_TITLE_FIELD, kept by the server in step with
+   * the page's name): called with its text when it changes, so the screen follows a rename made
+   * in another editor (the reference's) or over REST without waiting for the event round trip.
+   */
+  onTitleChange?: (title: string) => void;
   showCharacterCount?: boolean;
   className?: string;
 };

@@ -29,6 +29,7 @@ import { Avatar, Banner, Button, EmptyState } from "../../components/ui";
 import { mentionablesOf } from "../../stores/members";
 import {
   archivePage,
+  followDocumentTitle,
   loadPage,
   loadPages,
   type Page,
@@ -182,6 +183,7 @@ function PageView({
   const pageId = page.id;
 
   const upload = useCallback((file: File) => uploadPageImage(slug, projectId, pageId, file), [slug, projectId, pageId]);
+  const followTitle = useCallback((title: string) => followDocumentTitle(pageId, title), [pageId]);
   const mentionables = useMemo(() => mentionablesOf(ctx.members.map((m) => m.member_details)), [ctx.members]);
 
   const banner = readOnlyBanner(page, perms, t, {
@@ -341,6 +343,7 @@ function PageView({
                 mentionables={mentionables}
                 showCharacterCount
                 onStatusChange={setLiveStatus}
+                onTitleChange={followTitle}
               />
             </div>
           </div>
