@@ -95,6 +95,36 @@ function startInstance(name: string, port: number, databaseUrl: string, dir: str
   return { name, origin, ws: `ws://127.0.0.1:${port}/live`, proc, logFile };
 }
 
+/**
+ * The six-digit code of the latest mail to `email` (without SMTP each instance's log is its
+ * outbox; the mail job may run on either instance), polled until a deadline.
+ */
+async function mailedCode(instances: Instance[], email: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const instance of instances) {
+      let text = "";
+      try {
+        text = readFileSync(instance.logFile, "utf8");
+      } catch {
+        continue;
+      }
+      for (const line of text.split("\n").reverse()) {
+        if (!line.includes(email)) continue;
+        try {
+          const mail = (JSON.parse(line) as { mail?: { to?: string; text?: string } }).mail;
+          const code = mail?.to === email ? /\b(\d{6})\b/.exec(mail.text ?? "")?.[1] : undefined;
+          if (code) return code;
+        } catch {
+          // a line still being written
+        }
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no code mailed to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Servers still running: killed if this worker exits without reaching afterAll. */
 const running = new Set<ChildProcess>();
 process.once("exit", () => {
@@ -295,6 +325,9 @@ describe("two server processes sharing PostgreSQL and Redis", () => {
     await user1.json(a(), "POST", `/api/workspaces/${slug}/invitations/`, {
       emails: [{ email: email2, role: ROLE.member }],
     });
+    // A password sign-up proves nothing about the address: user 2 proves it with the mailed code.
+    await user2.json(a(), "POST", "/auth/verify-email/send/", {});
+    await user2.json(b(), "POST", "/auth/verify-email/", { code: await mailedCode(instances, email2) });
     const invitations = await user2.json<{ id: string }[]>(a(), "GET", "/api/users/me/workspaces/invitations/");
     expect(invitations).toHaveLength(1);
     await user2.json(a(), "POST", "/api/users/me/workspaces/invitations/", {
