@@ -8,14 +8,24 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type DomainEvent, issueDocumentName, projectChannelName, userChannelName } from "@tideline/shared";
+import {
+  type DomainEvent,
+  issueDocumentName,
+  LIVE_CLOSE,
+  projectChannelName,
+  ROLE,
+  userChannelName,
+} from "@tideline/shared";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestDatabase, ORIGIN, type TestApp } from "../../test/harness.ts";
+import { client, createTestDatabase, createUser, ORIGIN, postForm, type TestApp } from "../../test/harness.ts";
 import { buildApp } from "../app.ts";
+import { createSession } from "../auth/sessions.ts";
 import { loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { workspaceMembers } from "../db/schema.ts";
 import { createFixture, createIssue, type Fixture } from "../routes/issues/test-support.ts";
+import { addMember } from "../routes/projects/test-support.ts";
 import { appendParagraph, bodyText, eventually, openTab, synced, type Tab } from "./test-support.ts";
 
 const hasRedis = spawnSync("redis-server", ["--version"]).status === 0;
@@ -150,5 +160,37 @@ describe.skipIf(!hasRedis)("several instances with Redis", () => {
       expect(html).toContain("<p>from B</p>");
       expect(html.match(/Shared/g)).toHaveLength(1);
     }, 15_000);
+  });
+
+  it("revokes on the other instance too: a sign-out and a removal made on A close the sockets on B within a second", async () => {
+    const user = await createUser(database.db);
+    await database.db
+      .insert(workspaceMembers)
+      .values({ workspaceId: f.w.workspaceId, memberId: user.id, role: ROLE.member });
+    const projectRowId = await addMember(t(a), f.w.admin, f.w.slug, f.project.id, user, ROLE.member);
+    const secondBrowser = { token: await createSession(database.db, user.id, {}) };
+    const first = tab(urls[b] as string, user);
+    const second = tab(urls[b] as string, secondBrowser);
+    const firstChannel = first.open(projectChannelName(f.project.id));
+    const secondChannel = second.open(projectChannelName(f.project.id));
+    await synced(firstChannel);
+    await synced(secondChannel);
+
+    let start = performance.now();
+    const signOut = await postForm(apps[a] as FastifyInstance, "/auth/sign-out/", {}, { "session-id": user.token });
+    expect(signOut.statusCode).toBe(302);
+    await eventually(() => expect(first.socketCloses).toContain(LIVE_CLOSE.unauthorized.code), 1000);
+    const signOutMs = performance.now() - start;
+    expect(second.socketCloses).toEqual([]);
+
+    start = performance.now();
+    const removal = await client(apps[a] as FastifyInstance, f.w.admin).delete(
+      `${f.project.url}/members/${projectRowId}/`,
+    );
+    expect(removal.statusCode, removal.body).toBe(204);
+    await eventually(() => expect(secondChannel.closes).toContain(LIVE_CLOSE.forbidden.reason), 1000);
+    console.info(
+      `cross-instance revocation (ms): sign-out ${Math.round(signOutMs)}, removal ${Math.round(performance.now() - start)}`,
+    );
   });
 });
