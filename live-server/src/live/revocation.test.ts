@@ -14,7 +14,7 @@ import {
   userChannelName,
 } from "@tideline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createUser, postForm, type TestUser } from "../../test/harness.ts";
+import { client, createUser, postForm, setupInstance, type TestUser } from "../../test/harness.ts";
 import { createSession } from "../auth/sessions.ts";
 import { workspaceMembers } from "../db/schema.ts";
 import { issuePasswordToken } from "../routes/auth/service.ts";
@@ -175,6 +175,28 @@ describe("sessions", () => {
         expect(here.tab.socketCloses).toContain(SIGNED_OUT);
         expect(there.tab.socketCloses).toContain(SIGNED_OUT);
       },
+    );
+  });
+});
+
+describe("sign-in in a browser that had a session", () => {
+  it("ends that earlier session (maybe another account's): its sockets close", async () => {
+    const { user: earlier } = await newcomer(ROLE.member);
+    const admin = await createUser(s.db);
+    await setupInstance(s.db, admin);
+    const before = await channels(earlier);
+    await withinASecond(
+      "god-mode sign-in replacing a session",
+      async () => {
+        const res = await postForm(
+          s.app,
+          "/api/instances/admins/sign-in/",
+          { email: admin.email, password: admin.password },
+          { "session-id": earlier.token },
+        );
+        expect(res.headers.location).toBe("/god-mode/general/");
+      },
+      () => expect(before.tab.socketCloses).toContain(SIGNED_OUT),
     );
   });
 });

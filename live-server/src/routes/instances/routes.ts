@@ -9,7 +9,13 @@ import { z } from "zod";
 import { hashPassword, verifyPassword } from "../../auth/crypto.ts";
 import { hasValidCsrf } from "../../auth/csrf.ts";
 import { field, redirectWithAuthError } from "../../auth/redirect.ts";
-import { clearSessionCookie, createSession, revokeSession, setSessionCookie } from "../../auth/sessions.ts";
+import {
+  clearSessionCookie,
+  createSession,
+  revokeSession,
+  SESSION_COOKIE,
+  setSessionCookie,
+} from "../../auth/sessions.ts";
 import { type InstanceConfig, instance, instanceAdmins, userProfiles, users, workspaces } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, parse } from "../../http/errors.ts";
@@ -150,12 +156,17 @@ export async function instanceRoutes(app: FastifyInstance): Promise<void> {
     }
     await limiter.recordSuccess(email);
 
-    const token = await createSession(db, row.user.id, {
-      userAgent: request.headers["user-agent"],
-      ip: request.ip,
-      isAdmin: true,
+    const token = await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
+      // The browser's previous session (maybe another account's) ends: its live sockets close.
+      await revokeSession(tx, emit, request.cookies[SESSION_COOKIE]);
+      const created = await createSession(tx, row.user.id, {
+        userAgent: request.headers["user-agent"],
+        ip: request.ip,
+        isAdmin: true,
+      });
+      await tx.update(users).set({ lastLoginAt: new Date(), lastLoginIp: request.ip }).where(eq(users.id, row.user.id));
+      return created;
     });
-    await db.update(users).set({ lastLoginAt: new Date(), lastLoginIp: request.ip }).where(eq(users.id, row.user.id));
     setSessionCookie(reply, token, app.secureCookies);
     return reply.redirect(ADMIN_HOME, 302);
   });
