@@ -47,10 +47,16 @@ export async function userForToken(
   user: SessionUser;
   sessionId: string;
   isAdminSession: boolean;
+  expiresAt: Date;
 } | null> {
   if (!token || token.length > 200) return null;
   const rows = await db
-    .select({ user: users, sessionId: sessions.id, isAdminSession: sessions.isAdminSession })
+    .select({
+      user: users,
+      sessionId: sessions.id,
+      isAdminSession: sessions.isAdminSession,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, new Date())))

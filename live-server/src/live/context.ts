@@ -17,6 +17,8 @@ export type AuthenticatedContext = {
   user: SessionUser;
   /** The session row that authenticated the WebSocket: `session.revoked` closes it. */
   sessionId: string;
+  /** When that session expires (ms since the epoch): the connection is closed then. */
+  sessionExpiresAt: number;
   ref: LiveDocumentRef;
   rights: NonNullable<DocumentRights>;
   /** RightsWatch.epoch when the rights were read (a change since then means: read them again). */

@@ -13,10 +13,12 @@ import {
   type Role,
   userChannelName,
 } from "@tideline/shared";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createUser, postForm, setupInstance, type TestUser } from "../../test/harness.ts";
+import { sha256 } from "../auth/crypto.ts";
 import { createSession } from "../auth/sessions.ts";
-import { workspaceMembers } from "../db/schema.ts";
+import { sessions, workspaceMembers } from "../db/schema.ts";
 import { issuePasswordToken } from "../routes/auth/service.ts";
 import { createFixture, createIssue, type Fixture } from "../routes/issues/test-support.ts";
 import { addMember } from "../routes/projects/test-support.ts";
@@ -176,6 +178,21 @@ describe("sessions", () => {
         expect(there.tab.socketCloses).toContain(SIGNED_OUT);
       },
     );
+  });
+});
+
+describe("session expiry", () => {
+  it("closes a socket when the session that authenticated it expires", async () => {
+    const { user } = await newcomer(ROLE.member);
+    const expiresAt = new Date(Date.now() + 3000);
+    await s.db
+      .update(sessions)
+      .set({ expiresAt })
+      .where(eq(sessions.tokenHash, sha256(user.token)));
+    const open = await channels(user);
+    await eventually(() => expect(open.tab.socketCloses).toContain(SIGNED_OUT), 6000);
+    measured["expiry (after the expiry time)"] = Date.now() - expiresAt.getTime();
+    expect(Date.now() - expiresAt.getTime()).toBeLessThan(1000);
   });
 });
 

@@ -62,6 +62,13 @@ export class Authentication implements Extension<LiveContext> {
     const rights = await documentRights(this.db, session.user.id, ref);
     if (!rights) throw this.refuse("forbidden");
     connectionConfig.readOnly = rights.readOnly;
-    return { user: session.user, sessionId: session.sessionId, ref, rights, rightsEpoch };
+    return {
+      user: session.user,
+      sessionId: session.sessionId,
+      sessionExpiresAt: session.expiresAt.getTime(),
+      ref,
+      rights,
+      rightsEpoch,
+    };
   }
 }

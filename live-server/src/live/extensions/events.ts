@@ -41,6 +41,7 @@ import type {
   Extension,
   Hocuspocus,
   onConfigurePayload,
+  onDisconnectPayload,
 } from "@hocuspocus/server";
 import {
   type DomainEvent,
@@ -80,6 +81,8 @@ export class LiveEvents implements Extension<LiveContext> {
   private readonly config: LiveEventsConfig;
   /** The re-checks, one after another. */
   private rechecks: Promise<void> = Promise.resolve();
+  /** Per connection (by its context): the timer that closes it when its session expires. */
+  private readonly expiries = new WeakMap<object, ReturnType<typeof setTimeout>>();
 
   constructor(config: LiveEventsConfig) {
     this.config = config;
@@ -121,6 +124,29 @@ export class LiveEvents implements Extension<LiveContext> {
     if (auth.rightsEpoch !== this.config.watch.epoch) {
       this.enqueue(() => this.recheck((c) => c === connection));
     }
+    this.closeAtExpiry(connection, auth);
+  }
+
+  async onDisconnect({ context }: onDisconnectPayload<LiveContext>): Promise<void> {
+    const timer = this.expiries.get(context);
+    if (timer) clearTimeout(timer);
+    this.expiries.delete(context);
+  }
+
+  /** A session ends when it expires too: close the connection then, as if it had been revoked. */
+  private closeAtExpiry(connection: Connection<LiveContext>, auth: AuthenticatedContext): void {
+    const left = auth.sessionExpiresAt - Date.now();
+    if (left <= 0) {
+      endSocket(connection);
+      return;
+    }
+    // setTimeout holds at most ~24.8 days; sessions last 7, but check again rather than overflow.
+    const timer = setTimeout(() => {
+      this.expiries.delete(connection.context);
+      if (connection.document.hasConnection(connection)) this.closeAtExpiry(connection, auth);
+    }, Math.min(left, 2 ** 31 - 1));
+    timer.unref?.();
+    this.expiries.set(connection.context, timer);
   }
 
   /** Resolves once every re-check queued so far has run (tests, shutdown). */
