@@ -92,7 +92,8 @@ function fill(path: string, value: (name: string, before: string) => string): st
       const name = segment.split("|")[0]?.slice(1) ?? "";
       return value(name, segments[i - 1] ?? "");
     })
-    .join("/")}/`;
+    .join("/")
+    .replace(/\/$/, "")}/`;
 }
 
 /** A plausible body per route (the base the variants mutate); unknown routes get a generic one. */
