@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { PRESENCE_COLOURS, presenceColour, presenceName, presenceUser } from "./presence.ts";
+
+describe("presence", () => {
+  it("names a person by full name, else handle, else e-mail", () => {
+    expect(presenceName({ first_name: "Ada", last_name: "Lovelace", display_name: "ada", email: "a@x.io" })).toBe(
+      "Ada Lovelace",
+    );
+    expect(presenceName({ first_name: " ", last_name: "", display_name: "ada", email: "a@x.io" })).toBe("ada");
+    expect(presenceName({ display_name: "", email: "a@x.io" })).toBe("a@x.io");
+    expect(presenceName({})).toBe("?");
+  });
+
+  it("gives each user one stable colour from the palette", () => {
+    const id = "0b7e4c1a-5f1e-4a57-9d7e-3c2f1a0b9e11";
+    expect(presenceColour(id)).toBe(presenceColour(id));
+    expect(PRESENCE_COLOURS).toContain(presenceColour(id));
+    expect(presenceUser({ id, first_name: "Ada", last_name: "L" })).toEqual({
+      name: "Ada L",
+      color: presenceColour(id),
+    });
+  });
+});
