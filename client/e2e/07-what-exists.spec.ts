@@ -183,4 +183,36 @@ test.describe
       await expect(notifications.tab("Mentions")).not.toContainText("1");
       await expect(notifications.tab("All")).toContainText("6");
     });
+
+    test("the assignee picker offers each project member once, under their own name", async () => {
+      const item = await apiA.createWorkItem(f, { name: "Pick people" });
+      await pageA.goto(`/${f.slug}/browse/${f.identifier}-${item.sequence_id}/`);
+      await pageA.getByRole("button", { name: /^Assignees:/ }).click();
+      const list = pageA.getByRole("listbox", { name: /^Assignees:/ });
+      // Members are keyed by their user id: a nested member object once made them collapse into one.
+      await expect(list.getByRole("option")).toHaveCount(2);
+      await expect(list.getByRole("option", { name: "Carol Lead" })).toBeVisible();
+      await expect(list.getByRole("option", { name: "Dan Follower" })).toBeVisible();
+      await list.getByRole("option", { name: "Dan Follower" }).click();
+      await expect(pageA.getByRole("button", { name: "Assignees: Dan Follower" })).toBeVisible();
+      await pageA.keyboard.press("Escape");
+    });
+
+    test("the description's history lists its saved versions, newest first, and shows the one picked", async () => {
+      const item = await apiA.createWorkItem(f, { name: "Versioned", description_html: "<p>First draft</p>" });
+      await apiA.updateWorkItem(f, item.id, { description_html: "<p>Second draft</p>" });
+      await pageA.goto(`/${f.slug}/browse/${f.identifier}-${item.sequence_id}/`);
+      await pageA.getByRole("button", { name: "History", exact: true }).click();
+      const dialog = pageA.getByRole("dialog", { name: "Description history" });
+      const entries = dialog.getByRole("list", { name: "Saved versions" }).getByRole("button");
+      await expect(entries).toHaveCount(2);
+      await expect(entries.first()).toContainText("Carol Lead");
+      // The newest is shown first; picking the older one shows it.
+      await expect(dialog.getByText("Second draft")).toBeVisible();
+      await entries.nth(1).click();
+      await expect(dialog.getByText("First draft")).toBeVisible();
+      await pageA.screenshot({ path: `${SCREENS}/description-history.png` });
+      await pageA.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+    });
   });

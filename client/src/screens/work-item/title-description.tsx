@@ -11,6 +11,7 @@ import { LiveDocumentBadge, type LiveDocumentStatus, LiveEditor, preloadLiveEdit
 import { useMentionables } from "../../stores/project-meta";
 import { patchWorkItem, uploadRichTextImage } from "../../stores/work-item-detail";
 import type { WorkItem } from "../../stores/work-items";
+import { DescriptionHistory } from "./description-history";
 import { isEmptyRichText } from "./format";
 import { useDetailContext } from "./use-detail";
 
@@ -140,6 +141,7 @@ export function DescriptionField({ item, initialHtml }: { item: WorkItem; initia
         onStatusChange={setStatus}
       />
       <div className="wid-save-state">
+        <DescriptionHistory itemId={item.id} />
         <LiveDocumentBadge status={status} />
       </div>
     </div>
