@@ -11,6 +11,7 @@ import { AuthPage } from "./pages/auth-page.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "pia@phone.test", password: "Lantern-quay-gull-58", first: "Pia", last: "Phone" };
+const ADMIN = { email: "ada@acme.test", password: "Harbour-lantern-42", firstName: "Ada", company: "Acme Labs" };
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
 const LONG_TITLE = "Customers on the annual plan cannot download their invoices from the billing page";
@@ -74,12 +75,7 @@ test.describe
       context = await browser.newContext({ baseURL: origin, viewport: PHONE, hasTouch: true, isMobile: true });
       page = await context.newPage();
       api = new WorkItemsApi(page, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
+      await api.ensureInstance(ADMIN);
       await api.signUp(user.email, user.password, user.first, user.last);
       f = await api.createWorkspaceAndProject("phone-e2e", "Mobile Checkout", "MC");
       const label = await api.createLabel(f, "Billing", "#e5484d");
@@ -246,6 +242,30 @@ test.describe
     });
   });
 
+test.describe("god-mode on a phone", () => {
+  test("the admin picks the mail encryption by tap", async ({ browser, baseURL }) => {
+    const origin = baseURL ?? "http://localhost:3100";
+    const context = await browser.newContext({ baseURL: origin, viewport: PHONE, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await new WorkItemsApi(page, origin).ensureInstance(ADMIN);
+    await page.goto("/god-mode/");
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).tap();
+    await expect(page).toHaveURL(/\/god-mode\/general\/?$/);
+    await shoot(page, "phone-god-mode-general");
+    await page.goto("/god-mode/email/");
+    const encryption = page.getByRole("combobox", { name: "Encryption" });
+    await encryption.tap();
+    const option = page.getByRole("listbox", { name: "Encryption" }).getByRole("option", { name: "SSL/TLS" });
+    expect((await box(option)).height).toBeGreaterThanOrEqual(40);
+    await shoot(page, "phone-god-mode-email-picker");
+    await option.tap();
+    await expect(encryption).toHaveText("SSL/TLS");
+    await context.close();
+  });
+});
+
 test.describe("the bundled font on a desktop", () => {
   test("body text is set in Inter, loaded from the app itself", async ({ browser, baseURL }) => {
     const origin = baseURL ?? "http://localhost:3100";
@@ -278,6 +298,17 @@ test.describe("the bundled font on a desktop", () => {
       await expect(page.getByRole("navigation", { name: "Workspace" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Open navigation" })).toBeHidden();
       await shoot(page, `desktop-${scheme}-list`);
+      // The app's pickers where native ones were: a settings select and the calendar.
+      await page.goto(`/${f.slug}/settings/`);
+      await page.getByRole("combobox", { name: "Organization size" }).click();
+      await expect(page.getByRole("listbox", { name: "Organization size" })).toBeVisible();
+      await shoot(page, `desktop-${scheme}-settings-select`);
+      await page.keyboard.press("Escape");
+      await page.goto(`/${f.slug}/browse/${f.identifier}-1/`);
+      await page.getByRole("button", { name: /^Target date: / }).click();
+      await expect(page.getByRole("dialog", { name: "Target date" })).toBeVisible();
+      await shoot(page, `desktop-${scheme}-calendar`);
+      await page.keyboard.press("Escape");
     }
     // Every font came from this server, none from a font CDN.
     expect(fontRequests.length).toBeGreaterThan(0);
