@@ -310,6 +310,27 @@ test.describe("the bundled font on a desktop", () => {
       await shoot(page, `desktop-${scheme}-calendar`);
       await page.keyboard.press("Escape");
     }
+    // The desktop's sidebar collapse is remembered across a reload; on a phone-sized window the
+    // drawer shows the whole sidebar anyway, and back on the desktop it is still collapsed.
+    const sidebar = page.getByRole("navigation", { name: "Workspace" });
+    await page.getByRole("button", { name: "Collapse sidebar" }).click();
+    await expect(page.getByRole("button", { name: "Expand sidebar" })).toHaveAttribute("aria-expanded", "false");
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Expand sidebar" })).toBeVisible();
+    expect((await box(sidebar)).width).toBeLessThan(80);
+    await page.setViewportSize(PHONE);
+    await expect(sidebar).toBeHidden();
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    const drawer = page.getByRole("dialog", { name: "Navigation" });
+    await expect(drawer.getByRole("link", { name: "Projects", exact: true })).toBeVisible();
+    expect((await box(drawer)).width).toBeGreaterThan(250);
+    await page.keyboard.press("Escape");
+    await page.setViewportSize(DESKTOP);
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole("button", { name: "Expand sidebar" })).toBeVisible();
+    await page.getByRole("button", { name: "Expand sidebar" }).click();
+    await expect(page.getByRole("button", { name: "Collapse sidebar" })).toBeVisible();
+
     // Every font came from this server, none from a font CDN.
     expect(fontRequests.length).toBeGreaterThan(0);
     for (const url of fontRequests) expect(url.startsWith(origin)).toBe(true);

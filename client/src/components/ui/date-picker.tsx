@@ -1,31 +1,11 @@
 import clsx from "clsx";
-import { format } from "date-fns";
 import { CalendarDays, X } from "lucide-react";
 import { Popover } from "radix-ui";
 import { type ReactElement, type SyntheticEvent, useState } from "react";
 import { DayPicker, type Matcher } from "react-day-picker";
 import { useTranslation } from "react-i18next";
+import { type Day, parseDay, showDay, toDay } from "./days";
 import "./date-picker.css";
-
-/** A day as the API stores it: "yyyy-MM-dd". */
-export type Day = string;
-
-/** "yyyy-MM-dd" → a local Date at midnight (null when malformed). */
-export function parseDay(value: string | null | undefined): Date | null {
-  const match = value ? /^(\d{4})-(\d{2})-(\d{2})/.exec(value) : null;
-  if (!match) return null;
-  return new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-}
-
-export function toDay(date: Date): Day {
-  return format(date, "yyyy-MM-dd");
-}
-
-/** "Jan 05, 2026" (product-domain §9: MMM dd, yyyy). */
-export function showDay(value: string | null | undefined): string {
-  const date = parseDay(value);
-  return date ? format(date, "MMM dd, yyyy") : "";
-}
 
 type CalendarProps = {
   value: Day | null;
