@@ -8,7 +8,7 @@
  * bodies; wrong content types (text, form, multipart without a boundary). Values come from a
  * seeded generator, so a failure repeats exactly. Any 5xx fails the test naming the request.
  * Read routes get the same treatment for their query strings and path parameters. About 5,000
- * write and 1,300 read requests (~25 s on an idle machine).
+ * write and 1,300 read requests.
  */
 import { ROLE } from "@tideline/shared";
 import fc from "fast-check";
