@@ -14,5 +14,16 @@ export default defineConfig({
       "/live": { target: api, ws: true },
     },
   },
-  build: { outDir: "dist", sourcemap: true, chunkSizeWarningLimit: 700 },
+  build: {
+    outDir: "dist",
+    sourcemap: true,
+    chunkSizeWarningLimit: 700,
+    rollupOptions: {
+      output: {
+        // zod with its jitless switch in one chunk: every chunk that builds a schema imports it,
+        // so zod never probes `new Function` (a violation of the app's CSP; lib/zod-config.ts).
+        manualChunks: (id) => (/\/node_modules\/zod\/|\/src\/lib\/zod-config\.ts$/.test(id) ? "zod" : undefined),
+      },
+    },
+  },
 });

@@ -1,3 +1,5 @@
+// First: zod must be jitless before any schema exists (the CSP allows no eval).
+import "./lib/zod-config";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
