@@ -28,6 +28,7 @@ import {
 } from "../../db/schema.ts";
 import type { EmitFn } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound } from "../../http/errors.ts";
+import { titleUpdateFor } from "../../live/schema.ts";
 import type { ProjectAccess } from "../../policies/access.ts";
 import { contentOfDoc, docFromState, stateFromHtml } from "./content.ts";
 import {
@@ -522,14 +523,22 @@ export async function duplicatePage(tx: Tx, emit: EmitFn, access: PageAccess): P
       .limit(1);
     parentId = parent?.id ?? null;
   }
+  const name = copyName(page.name);
+  // The copy's document says its own name in its title (PAGE_TITLE_FIELD).
+  let titleUpdate: Uint8Array | null = null;
+  try {
+    titleUpdate = titleUpdateFor(current.state, name);
+  } catch {
+    // An unreadable state is copied as it is; a load or a rename sets the title later.
+  }
   const [copy] = await tx
     .insert(pages)
     .values({
       workspaceId: page.workspaceId,
       ownedById: userId,
-      name: copyName(page.name),
+      name,
       access: page.access,
-      descriptionBinary: current.state,
+      descriptionBinary: titleUpdate ? Y.mergeUpdates([current.state, titleUpdate]) : current.state,
       descriptionHtml: content.html,
       descriptionStripped: content.stripped,
       color: page.color,

@@ -135,6 +135,18 @@ describe("the title in the document", () => {
     ).toHaveLength(rows.length);
   });
 
+  it("gives a duplicate's document its own name as title", async () => {
+    const page = await createPage(t, w.member, p, { name: "Template", description_html: "<p>Body</p>" });
+    const url = pageUrl(p, page.id);
+    await client(t.app, w.member).patch(url, { name: "Template v2" });
+    const res = await client(t.app, w.member).post(`${url}duplicate/`);
+    expect(res.statusCode, res.body).toBe(201);
+    const copy = res.json() as { id: string; name: string };
+    expect(titleOf(docOf(await fetchState(t, w.member, pageUrl(p, copy.id))))).toBe(copy.name);
+    expect(copy.name).not.toBe("Template v2");
+    expect(paragraphs(docOf(await fetchState(t, w.member, pageUrl(p, copy.id))))).toEqual(["Body"]);
+  });
+
   it("renames the page when a saved document's title changes (page.updated with name)", async () => {
     const page = await createPage(t, w.member, p, { name: "Draft", description_html: "<p>Body</p>" });
     const url = pageUrl(p, page.id);
