@@ -14,7 +14,6 @@ import { and, eq, gt, ne } from "drizzle-orm";
 import type { FastifyReply } from "fastify";
 import type { DbOrTx } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
-import type { EmitFn } from "../events/bus.ts";
 import { randomToken, sha256 } from "./crypto.ts";
 
 export const SESSION_COOKIE = "session-id";
@@ -65,6 +64,16 @@ export async function userForToken(
   if (!row?.user.isActive) return null;
   return row;
 }
+
+/**
+ * The `emit` of events/bus.ts transactionWithEvents (its EmitFn), narrowed to what this module
+ * emits. Declared here so that importing sessions.ts (bench, scripts) does not pull in the bus.
+ */
+type EmitFn = (
+  type: "session.revoked",
+  scope: { workspaceId: null; projectId: null; entityId: string },
+  data: SessionRevokedData,
+) => void;
 
 function emitRevoked(emit: EmitFn, ended: { id: string; userId: string }[]): void {
   const byUser = new Map<string, string[]>();
