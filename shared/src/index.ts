@@ -3,6 +3,7 @@ export * from "./constants/auth-errors.ts";
 export * from "./constants/estimates.ts";
 export * from "./constants/issues.ts";
 export * from "./constants/languages.ts";
+export * from "./constants/modules.ts";
 export * from "./constants/pages.ts";
 export * from "./constants/project.ts";
 export * from "./constants/roles.ts";

@@ -57,6 +57,14 @@ export const DOMAIN_EVENT_TYPES = [
   "page.moved",
   "notification.created",
   "notification.updated",
+  "module.created",
+  "module.updated",
+  "module.deleted",
+  "module.archived",
+  "module.restored",
+  "module.link.created",
+  "module.link.updated",
+  "module.link.deleted",
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
