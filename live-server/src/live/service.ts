@@ -115,11 +115,6 @@ export class LiveService {
     await this.relay?.whenReady();
   }
 
-  /** Resolves once every rights re-check heard so far has run (tests). */
-  rechecked(): Promise<void> {
-    return this.liveEvents.idle();
-  }
-
   /** An event emitted by this instance: deliver it here, relay it to the others, react to REST changes. */
   private async onLocalEvent(event: DomainEvent): Promise<void> {
     this.liveEvents.deliver(event);

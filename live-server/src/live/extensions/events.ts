@@ -149,15 +149,6 @@ export class LiveEvents implements Extension<LiveContext> {
     this.expiries.set(connection.context, timer);
   }
 
-  /** Resolves once every re-check queued so far has run (tests, shutdown). */
-  async idle(): Promise<void> {
-    let current: Promise<void>;
-    do {
-      current = this.rechecks;
-      await current;
-    } while (current !== this.rechecks);
-  }
-
   private revoke(scope: RightsScope): void {
     if (scope.kind === "sessions") {
       this.config.watch.sessionsEnded(scope.sessionIds);
