@@ -732,6 +732,114 @@ export const projectUserProperties = pgTable(
   (t) => [uniqueIndex("project_user_properties_key").on(t.projectId, t.userId)],
 );
 
+// ───────────────────────────── modules ─────────────────────────────
+
+/** Modules: feature groupings of work items (product-domain §3 Module); archived, never soft-deleted. */
+export const modules = pgTable(
+  "modules",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    descriptionHtml: text("description_html").notNull().default("<p></p>"),
+    startDate: date("start_date", { mode: "string" }),
+    targetDate: date("target_date", { mode: "string" }),
+    status: text("status").notNull().default("planned"),
+    leadId: uuid("lead_id").references(() => users.id, { onDelete: "set null" }),
+    sortOrder: doublePrecision("sort_order").notNull().default(65535),
+    viewProps: jsonb("view_props").$type<Record<string, unknown>>().notNull().default({}),
+    logoProps: jsonb("logo_props").$type<Record<string, unknown>>().notNull().default({}),
+    externalSource: text("external_source"),
+    externalId: text("external_id"),
+    archivedAt: ts("archived_at"),
+    ...audit,
+  },
+  (t) => [
+    index("modules_project_idx").on(t.projectId),
+    index("modules_workspace_idx").on(t.workspaceId),
+    uniqueIndex("modules_project_name_key").on(t.projectId, t.name),
+  ],
+);
+
+export const moduleMembers = pgTable(
+  "module_members",
+  {
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id").notNull(),
+    projectId: uuid("project_id").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    createdById: uuid("created_by"),
+  },
+  (t) => [primaryKey({ columns: [t.moduleId, t.memberId] }), index("module_members_member_idx").on(t.memberId)],
+);
+
+/** A work item's modules: one row per (module, item); an item may be in several modules. */
+export const moduleIssues = pgTable(
+  "module_issues",
+  {
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    issueId: uuid("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id").notNull(),
+    projectId: uuid("project_id").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    createdById: uuid("created_by"),
+  },
+  (t) => [primaryKey({ columns: [t.moduleId, t.issueId] }), index("module_issues_issue_idx").on(t.issueId)],
+);
+
+export const moduleLinks = pgTable(
+  "module_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id").notNull(),
+    projectId: uuid("project_id").notNull(),
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    title: text("title"),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    ...audit,
+  },
+  (t) => [index("module_links_module_idx").on(t.moduleId)],
+);
+
+/** Per user and module: saved filters, display filters and display properties of its work items. */
+export const moduleUserProperties = pgTable(
+  "module_user_properties",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id").notNull(),
+    projectId: uuid("project_id").notNull(),
+    moduleId: uuid("module_id")
+      .notNull()
+      .references(() => modules.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    filters: jsonb("filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayFilters: jsonb("display_filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayProperties: jsonb("display_properties").$type<Record<string, unknown>>().notNull().default({}),
+    ...audit,
+  },
+  (t) => [uniqueIndex("module_user_properties_key").on(t.moduleId, t.userId)],
+);
+
 // ───────────────────────────── pages and live documents ─────────────────────────────
 
 /** Pages: documents co-edited live (page.{id}); access 0 = public (project members), 1 = private (owner). */
@@ -809,6 +917,8 @@ export const documentUpdates = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     documentName: text("document_name").notNull(),
     update: bytea("update").notNull(),
+    /** Who sent the update (null: the server's own); a fold without the live document credits them. */
+    actorId: uuid("actor_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("document_updates_doc_idx").on(t.documentName, t.id)],

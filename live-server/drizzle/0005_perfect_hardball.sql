@@ -1,0 +1,1 @@
+ALTER TABLE "document_updates" ADD COLUMN "actor_id" uuid;
