@@ -11,6 +11,7 @@ export * from "./constants/slugs.ts";
 export * from "./live/events.ts";
 export * from "./live/presence.ts";
 export * from "./live/protocol.ts";
+export * from "./logic/cycles.ts";
 export * from "./logic/display-filters.ts";
 export * from "./logic/email.ts";
 export * from "./logic/estimates.ts";
