@@ -89,6 +89,26 @@ describe("instance set-up", () => {
     expect(sessionFrom(ok)).toBeTruthy();
   });
 
+  it("lets the admin in with the right password after someone else's wrong ones: delayed, not refused", async () => {
+    const limiter = t.app.ctx.authLimiter;
+    for (let i = 0; i < 10; i++) {
+      const wrong = await postForm(t.app, "/api/instances/admins/sign-in/", {
+        email: adminForm.email,
+        password: `wrong-guess-${i}`,
+      });
+      expect(redirectQuery(wrong).query.error_code).toBe(String(AUTH_ERROR.ADMIN_AUTHENTICATION_FAILED));
+    }
+    expect(await limiter.isLocked(adminForm.email)).toBe(true);
+    const started = performance.now();
+    const ok = await postForm(t.app, "/api/instances/admins/sign-in/", {
+      email: adminForm.email,
+      password: adminForm.password,
+    });
+    expect(ok.headers.location).toBe("/god-mode/general/");
+    expect(performance.now() - started).toBeGreaterThanOrEqual(limiter.lockDelayMs - 5);
+    expect(await limiter.isLocked(adminForm.email)).toBe(false);
+  });
+
   it("never copies an unbounded e-mail into Location: a 10 kB address gets a normal 302 with a short header", async () => {
     const huge = `${"a".repeat(10_000)}@example.com`;
     for (const [url, fields] of [
