@@ -712,6 +712,78 @@ export const fileAssets = pgTable(
   ],
 );
 
+// ───────────────────────────── cycles ─────────────────────────────
+
+/**
+ * Cycles (product-domain §3 Cycle): time boxes of a project. start_date / end_date are calendar
+ * days in the project's timezone (both null for a draft, both set otherwise; ends inclusive).
+ * progress_snapshot is {} until the cycle completes, then holds its frozen progress.
+ */
+export const cycles = pgTable(
+  "cycles",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    startDate: date("start_date", { mode: "string" }),
+    endDate: date("end_date", { mode: "string" }),
+    ownedById: uuid("owned_by_id").references(() => users.id, { onDelete: "set null" }),
+    sortOrder: doublePrecision("sort_order").notNull().default(65535),
+    viewProps: jsonb("view_props").$type<Record<string, unknown>>().notNull().default({}),
+    logoProps: jsonb("logo_props").$type<Record<string, unknown>>().notNull().default({}),
+    progressSnapshot: jsonb("progress_snapshot").$type<Record<string, unknown>>().notNull().default({}),
+    archivedAt: ts("archived_at"),
+    ...audit,
+  },
+  (t) => [index("cycles_project_idx").on(t.projectId), index("cycles_workspace_idx").on(t.workspaceId)],
+);
+
+/** A work item's cycle: at most one per work item (unique issue_id); moving replaces the row. */
+export const cycleIssues = pgTable(
+  "cycle_issues",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id").notNull(),
+    projectId: uuid("project_id").notNull(),
+    cycleId: uuid("cycle_id")
+      .notNull()
+      .references(() => cycles.id, { onDelete: "cascade" }),
+    issueId: uuid("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    createdById: uuid("created_by"),
+  },
+  (t) => [uniqueIndex("cycle_issues_issue_key").on(t.issueId), index("cycle_issues_cycle_idx").on(t.cycleId)],
+);
+
+/** Per user and cycle: saved filters, display filters and display properties of its work items. */
+export const cycleUserProperties = pgTable(
+  "cycle_user_properties",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id").notNull(),
+    projectId: uuid("project_id").notNull(),
+    cycleId: uuid("cycle_id")
+      .notNull()
+      .references(() => cycles.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    filters: jsonb("filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayFilters: jsonb("display_filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayProperties: jsonb("display_properties").$type<Record<string, unknown>>().notNull().default({}),
+    ...audit,
+  },
+  (t) => [uniqueIndex("cycle_user_properties_key").on(t.cycleId, t.userId)],
+);
+
 /** Per user and project: saved filters, display filters and display properties. */
 export const projectUserProperties = pgTable(
   "project_user_properties",
