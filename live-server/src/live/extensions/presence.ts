@@ -25,7 +25,7 @@ import { authenticated, type LiveContext, refusal } from "../context.ts";
 import { awarenessLengthOf } from "../messages.ts";
 import { type LiveLimits, MessageBucket } from "./limits.ts";
 
-/** Awareness clients one connection may announce (a provider has one; a reset opens another). */
+/** Awareness clients one connection may announce (a provider announces one: its Y.Doc's). */
 const MAX_CLIENTS_PER_CONNECTION = 4;
 
 export class Presence implements Extension<LiveContext> {
