@@ -246,6 +246,8 @@ it("REST reads show acknowledged edits after kill -9 without the document being 
   await withDatabase(async (db) => {
     const [pageRow] = await db.select().from(pages).where(eq(pages.id, pageId));
     expect(pageRow?.descriptionStripped).toContain("page edit acknowledged");
+    // The log remembers who sent each edit: the fold credits the editor, not "nobody".
+    expect(pageRow?.updatedById).toBe(user.id);
     for (const name of names) {
       expect(await db.select().from(documentUpdates).where(eq(documentUpdates.documentName, name))).toEqual([]);
     }

@@ -128,9 +128,17 @@ async function titleInStep(
   return logged ? [...updates, { id: logged.id, update }] : updates;
 }
 
-/** Append a client's update to the document's log; returns its id. */
-export async function appendUpdate(db: Db, documentName: string, update: Uint8Array): Promise<number> {
-  const [row] = await db.insert(documentUpdates).values({ documentName, update }).returning({ id: documentUpdates.id });
+/** Append a client's update (sent by `actorId`) to the document's log; returns its id. */
+export async function appendUpdate(
+  db: Db,
+  documentName: string,
+  update: Uint8Array,
+  actorId: string | null = null,
+): Promise<number> {
+  const [row] = await db
+    .insert(documentUpdates)
+    .values({ documentName, update, actorId })
+    .returning({ id: documentUpdates.id });
   if (!row) throw new Error("document update insert failed");
   return row.id;
 }
@@ -162,7 +170,8 @@ export type StoreResult = "stored" | "unchanged" | "skipped" | "missing";
  * by storeDocument under it; folding rows another store folds too is harmless (merging is
  * idempotent, and each deletes only the rows it read). Rows of a replaced state (no stored
  * state: a REST write replaced the description) are left for the next load to drop.
- * The author of the edits is not known here: the row's updated_by stays and the event has no actor.
+ * The last row's sender is the actor (updated_by, the event's actor), as the live store would
+ * credit the last editor.
  */
 export async function foldPendingLog(
   db: Db,
@@ -172,13 +181,14 @@ export async function foldPendingLog(
 ): Promise<StoreResult | "none"> {
   const name = nameOf(ref);
   const pending = await db
-    .select({ id: documentUpdates.id, update: documentUpdates.update })
+    .select({ id: documentUpdates.id, update: documentUpdates.update, actorId: documentUpdates.actorId })
     .from(documentUpdates)
     .where(eq(documentUpdates.documentName, name))
     .orderBy(asc(documentUpdates.id));
   if (pending.length === 0) return "none";
   const state = Y.mergeUpdates(pending.map((r) => r.update));
-  return storeDocument(db, bus, ref, { state, foldedIds: pending.map((r) => r.id), actorId: null, instanceId });
+  const actorId = pending.findLast((r) => r.actorId !== null)?.actorId ?? null;
+  return storeDocument(db, bus, ref, { state, foldedIds: pending.map((r) => r.id), actorId, instanceId });
 }
 
 /** Fold the document into its row (see the file comment). */

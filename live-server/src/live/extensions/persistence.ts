@@ -114,8 +114,9 @@ export class Persistence implements Extension<LiveContext> {
     const { generations } = inspectUpdate(update);
     const current = generationOf(document);
     if (current && generations.some((g) => g !== current)) throw refusal("documentReset");
-    this.logged.set(frame, await appendUpdate(this.config.db, document.name, update));
-    state.actorId = authenticated(context)?.user.id ?? state.actorId;
+    const actorId = authenticated(context)?.user.id ?? null;
+    this.logged.set(frame, await appendUpdate(this.config.db, document.name, update, actorId));
+    state.actorId = actorId ?? state.actorId;
   }
 
   /** The logged update is now part of the in-memory document: the next store may fold it. */

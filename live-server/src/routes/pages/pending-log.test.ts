@@ -45,8 +45,8 @@ describe("a page with edits only in the log", () => {
     const url = pageUrl(p, page.id);
     const doc = docOf(await fetchState(t, w.member, url));
     // What the live layer does before acknowledging an edit: the update goes to the log only.
-    await appendUpdate(t.db, pageDocumentName(page.id), appendParagraph(doc, "Two"));
-    await appendUpdate(t.db, pageDocumentName(page.id), appendParagraph(doc, "Three"));
+    await appendUpdate(t.db, pageDocumentName(page.id), appendParagraph(doc, "Two"), w.admin.id);
+    await appendUpdate(t.db, pageDocumentName(page.id), appendParagraph(doc, "Three"), w.member.id);
     expect((await pageRow(t, page.id))?.descriptionHtml).toBe("<p>One</p>");
 
     const events = recordEvents(t);
@@ -56,10 +56,13 @@ describe("a page with edits only in the log", () => {
     const stored = await pageRow(t, page.id);
     expect(stored?.descriptionHtml).toBe("<p>One</p><p>Two</p><p>Three</p>");
     expect(stored?.descriptionStripped).toContain("Three");
+    // Credited to the last sender, as a live store credits the last editor.
+    expect(stored?.updatedById).toBe(w.member.id);
     expect(await logRows(pageDocumentName(page.id))).toEqual([]);
     expect(events.filter((e) => e.type === "page.updated")).toEqual([
       expect.objectContaining({
         entity_id: page.id,
+        actor_id: w.member.id,
         data: expect.objectContaining({ changed_fields: ["description_html"] }),
       }),
     ]);
