@@ -8,11 +8,13 @@
  */
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { AuthPage } from "./pages/auth-page.ts";
+import { choose } from "./support/pickers.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "pia@phone.test", password: "Lantern-quay-gull-58", first: "Pia", last: "Phone" };
 const ADMIN = { email: "ada@acme.test", password: "Harbour-lantern-42", firstName: "Ada", company: "Acme Labs" };
 const PHONE = { width: 390, height: 844 };
+const NARROW = { width: 360, height: 740 };
 const DESKTOP = { width: 1440, height: 900 };
 const LONG_TITLE = "Customers on the annual plan cannot download their invoices from the billing page";
 
@@ -32,7 +34,8 @@ function overlaps(a: Box, b: Box): boolean {
 
 /** No two of the header's direct controls cover each other, and none leaves the screen. */
 async function expectHeaderLaidOut(page: Page): Promise<void> {
-  const header = page.locator("header.page-header").first();
+  // A screen's header, or the work-item page's own.
+  const header = page.locator("header.page-header, .wid-header").first();
   await expect(header).toBeVisible();
   const parts = header.locator(":scope > *, :scope > .page-header-title > *, :scope > .page-header-actions > *");
   const boxes: Box[] = [];
@@ -44,9 +47,12 @@ async function expectHeaderLaidOut(page: Page): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
   for (const b of boxes) expect(b.x + b.width, "a header control runs off the screen").toBeLessThanOrEqual(width + 0.5);
   // Only siblings can overlap meaningfully: compare the title's parts with the actions' parts.
-  const title = await header.locator(":scope > .page-header-title").boundingBox();
-  const actionsPart = header.locator(":scope > .page-header-actions");
-  const actions = (await actionsPart.count()) > 0 ? await actionsPart.boundingBox() : null;
+  const part = async (selector: string) => {
+    const found = header.locator(selector);
+    return (await found.count()) > 0 ? await found.boundingBox() : null;
+  };
+  const title = await part(":scope > .page-header-title");
+  const actions = await part(":scope > .page-header-actions");
   if (title && actions) expect(overlaps(title, actions), "the header's title and actions overlap").toBe(false);
 }
 
@@ -241,6 +247,72 @@ test.describe
       }
     });
   });
+
+test.describe("the narrowest phone (360 px)", () => {
+  test("onboards and uses the main screens without overlap or sideways overflow", async ({ browser, baseURL }) => {
+    const origin = baseURL ?? "http://localhost:3100";
+    const context = await browser.newContext({ baseURL: origin, viewport: NARROW, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await new WorkItemsApi(page, origin).ensureInstance(ADMIN);
+    await new AuthPage(page).signUpWithPassword("nell@narrow.test", "Buoy-harbour-lamp-63");
+    await expect(page).toHaveURL(/\/onboarding\/?/);
+    await page.getByLabel("First name").fill("Nell");
+    await page.getByLabel("Last name").fill("Narrow");
+    await choose(
+      page,
+      page.getByRole("combobox", { name: "What will you use Tideline for?" }),
+      "What will you use Tideline for?",
+      "Engineering",
+    );
+    await shoot(page, "narrow-onboarding-profile");
+    await page.getByRole("button", { name: "Continue" }).tap();
+    await page.getByLabel("Workspace name").fill("narrow-e2e");
+    await page.getByRole("combobox", { name: "Organization size" }).tap();
+    await page.getByRole("listbox", { name: "Organization size" }).getByRole("option", { name: "11-50" }).tap();
+    await expect(page.getByRole("combobox", { name: "Organization size" })).toHaveText("11-50");
+    await shoot(page, "narrow-onboarding-workspace");
+    await page.getByRole("button", { name: "Create workspace" }).tap();
+    await page.getByRole("button", { name: "Skip for now" }).tap();
+    await expect(page).toHaveURL(/\/narrow-e2e\/?$/);
+
+    const api = new WorkItemsApi(page, origin);
+    const project = await api.post<{ id: string }>("/api/workspaces/narrow-e2e/projects/", {
+      name: "Tiny Screens",
+      identifier: "TS",
+    });
+    await api.post(`/api/workspaces/narrow-e2e/projects/${project.id}/issues/`, { name: LONG_TITLE, priority: "low" });
+    const screens: [string, string][] = [
+      ["home", "/narrow-e2e/"],
+      ["list", `/narrow-e2e/projects/${project.id}/issues/`],
+      ["item", "/narrow-e2e/browse/TS-1/"],
+      ["projects", "/narrow-e2e/projects/"],
+      ["settings", "/narrow-e2e/settings/"],
+      ["members", "/narrow-e2e/settings/members/"],
+      ["project-settings", `/narrow-e2e/projects/${project.id}/settings/`],
+      ["states", `/narrow-e2e/projects/${project.id}/settings/states/`],
+      ["estimates", `/narrow-e2e/projects/${project.id}/settings/estimates/`],
+      ["pages", `/narrow-e2e/projects/${project.id}/pages/`],
+      ["drafts", "/narrow-e2e/drafts/"],
+      ["notifications", "/narrow-e2e/notifications/"],
+    ];
+    for (const [name, url] of screens) {
+      await page.goto(url);
+      await page.waitForLoadState("networkidle");
+      await expectHeaderLaidOut(page);
+      // Nothing sticks out sideways (boards and tables scroll inside their own box).
+      const overflow = await page.evaluate(() => {
+        const main = document.getElementById("main");
+        return {
+          page: document.documentElement.scrollWidth - window.innerWidth,
+          main: main ? main.scrollWidth - main.clientWidth : 0,
+        };
+      });
+      expect(overflow, `${name} overflows sideways`).toEqual({ page: 0, main: 0 });
+      await shoot(page, `narrow-${name}`);
+    }
+    await context.close();
+  });
+});
 
 test.describe("god-mode on a phone", () => {
   test("the admin picks the mail encryption by tap", async ({ browser, baseURL }) => {
