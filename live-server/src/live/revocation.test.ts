@@ -15,13 +15,13 @@ import {
 } from "@tideline/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createUser, postForm, setupInstance, type TestUser } from "../../test/harness.ts";
+import { client, createUser, createWorkspace, postForm, setupInstance, type TestUser } from "../../test/harness.ts";
 import { sha256 } from "../auth/crypto.ts";
 import { createSession } from "../auth/sessions.ts";
 import { sessions, workspaceMembers } from "../db/schema.ts";
 import { issuePasswordToken } from "../routes/auth/service.ts";
 import { createFixture, createIssue, type Fixture } from "../routes/issues/test-support.ts";
-import { addMember } from "../routes/projects/test-support.ts";
+import { addMember, createProject } from "../routes/projects/test-support.ts";
 import {
   appendParagraph,
   bodyText,
@@ -355,6 +355,45 @@ describe("memberships", () => {
     );
     doc.reauthenticate();
     await eventually(() => expect(doc.scope).toBe("readonly"));
+  });
+});
+
+describe("deletions", () => {
+  it("deleting a project or a whole workspace closes the channels and documents inside", async () => {
+    const owner = await createUser(s.db);
+    const member = await createUser(s.db);
+    const ws = await createWorkspace(s.db, owner, [{ user: member, role: ROLE.member }]);
+    const doomed = await createProject(s, owner, ws.slug);
+    const kept = await createProject(s, owner, ws.slug);
+    for (const p of [doomed, kept]) await addMember(s, owner, ws.slug, p.id, member, ROLE.member);
+    const t = tab(s.url, member);
+    const doomedChannel = t.open(projectChannelName(doomed.id));
+    const keptChannel = t.open(projectChannelName(kept.id));
+    const page = await insertPage(s, { workspaceId: ws.id, ownerId: owner.id, projectIds: [kept.id] });
+    const pageDoc = t.open(pageDocumentName(page.id));
+    for (const doc of [doomedChannel, keptChannel, pageDoc]) await synced(doc);
+
+    await withinASecond(
+      "project deletion",
+      async () => {
+        const res = await client(s.app, owner).delete(`/api/workspaces/${ws.slug}/projects/${doomed.id}/`);
+        expect(res.statusCode, res.body).toBe(204);
+      },
+      () => expect(doomedChannel.closes).toContain(LIVE_CLOSE.forbidden.reason),
+    );
+    expect(keptChannel.closes).toEqual([]);
+
+    await withinASecond(
+      "workspace deletion",
+      async () => {
+        const res = await client(s.app, owner).delete(`/api/workspaces/${ws.slug}/`);
+        expect(res.statusCode, res.body).toBe(204);
+      },
+      () => {
+        expect(keptChannel.closes).toContain(LIVE_CLOSE.forbidden.reason);
+        expect(pageDoc.closes).toContain(LIVE_CLOSE.forbidden.reason);
+      },
+    );
   });
 });
 
