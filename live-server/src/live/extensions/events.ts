@@ -141,10 +141,13 @@ export class LiveEvents implements Extension<LiveContext> {
       return;
     }
     // setTimeout holds at most ~24.8 days; sessions last 7, but check again rather than overflow.
-    const timer = setTimeout(() => {
-      this.expiries.delete(connection.context);
-      if (connection.document.hasConnection(connection)) this.closeAtExpiry(connection, auth);
-    }, Math.min(left, 2 ** 31 - 1));
+    const timer = setTimeout(
+      () => {
+        this.expiries.delete(connection.context);
+        if (connection.document.hasConnection(connection)) this.closeAtExpiry(connection, auth);
+      },
+      Math.min(left, 2 ** 31 - 1),
+    );
     timer.unref?.();
     this.expiries.set(connection.context, timer);
   }
