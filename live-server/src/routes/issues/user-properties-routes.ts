@@ -60,7 +60,7 @@ async function ensureRow(db: DbOrTx, access: ProjectAccess): Promise<PropertiesR
 }
 
 /** Stored filters: arrays of strings per key, dates in their query form. */
-function mergeFilters(stored: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+export function mergeFilters(stored: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const unknown = Object.keys(patch).filter((k) => !(ISSUE_FILTER_KEYS as readonly string[]).includes(k));
   if (unknown.length) {
     throw badRequest(`Unknown filter: ${unknown.join(", ")}`, { filters: [`Unknown filter: ${unknown.join(", ")}`] });
