@@ -358,6 +358,33 @@ describe("memberships", () => {
   });
 });
 
+describe("project guest setting", () => {
+  it("turning guest_view_all_features on and off changes what an open guest channel receives", async () => {
+    const guest = await channels(f.w.guest);
+    const control = await channels(f.w.admin);
+    const setting = async (value: boolean) => {
+      const res = await client(s.app, f.w.admin).patch(`${f.project.url}/`, { guest_view_all_features: value });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const created = async (name: string) => {
+      const item = await createIssue(s, f.w.admin, f.project.url, { name });
+      await eventually(() => expect(control.project.messages.some((m) => m.event.entity_id === item.id)).toBe(true));
+      return item;
+    };
+    try {
+      await setting(true);
+      const visible = await created("For every guest now");
+      await eventually(() => expect(guest.project.messages.some((m) => m.event.entity_id === visible.id)).toBe(true));
+      await setting(false);
+      const hidden = await created("Members only again");
+      await stillReceives(control.project);
+      expect(guest.project.messages.some((m) => m.event.entity_id === hidden.id)).toBe(false);
+    } finally {
+      await setting(false);
+    }
+  });
+});
+
 describe("deletions", () => {
   it("deleting a project or a whole workspace closes the channels and documents inside", async () => {
     const owner = await createUser(s.db);
