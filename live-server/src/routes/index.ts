@@ -7,6 +7,7 @@ import { instanceRoutes } from "./instances/routes.ts";
 import { issueDetailsRoutes } from "./issue-details/routes.ts";
 import { issuesRoutes } from "./issues/routes.ts";
 import { labelsRoutes } from "./labels/routes.ts";
+import { modulesRoutes } from "./modules/routes.ts";
 import { notificationsRoutes } from "./notifications/routes.ts";
 import { pagesRoutes } from "./pages/routes.ts";
 import { projectsRoutes } from "./projects/routes.ts";
@@ -26,6 +27,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(estimatesRoutes);
   await app.register(issuesRoutes);
   await app.register(issueDetailsRoutes);
+  await app.register(modulesRoutes);
   await app.register(assetsRoutes);
   await app.register(pagesRoutes);
   await app.register(notificationsRoutes);
