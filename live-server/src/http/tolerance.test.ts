@@ -5,6 +5,9 @@
  * optional work-item reference meaning none (for state_id: the default state on create, no
  * change on update).
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, type TestApp } from "../../test/harness.ts";
@@ -141,6 +144,16 @@ describe("unknown keys are ignored; known keys are still checked", () => {
     const [row] = await t.db.select().from(userProfiles).where(eq(userProfiles.userId, f.w.admin.id));
     expect(row?.useCase).toBe("Planning");
     expect(JSON.stringify(row)).not.toContain("marketing");
+  });
+});
+
+describe("one choice for every route", () => {
+  it("no request schema refuses unknown keys (.strict() / z.strictObject)", () => {
+    const root = fileURLToPath(new URL("../routes", import.meta.url));
+    const offenders = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+      .filter((file) => /\.strict\(\)|z\.strictObject\(/.test(readFileSync(path.join(root, file), "utf8")));
+    expect(offenders).toEqual([]);
   });
 });
 
