@@ -46,7 +46,8 @@ describe("GET /projects/", () => {
       is_favorite: false,
       network: NETWORK.public,
       archived_at: null,
-      cycle_view: true,
+      cycle_view: false, // cycles are not a project feature yet: reported off
+      page_view: true,
       inbox_view: false,
     });
     expect(typeof mine?.sort_order).toBe("number");
