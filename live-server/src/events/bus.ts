@@ -83,7 +83,40 @@ export async function transactionWithEvents<T>(
       data,
     });
   };
-  const result = await db.transaction((tx) => work(tx, emit));
+  const result = await db.transaction(async (tx) => {
+    const value = await work(tx, emit);
+    await runBeforeCommit(emit, tx);
+    return value;
+  });
   bus.publish(pending);
   return result;
+}
+
+type Finalizer = (tx: Tx, emit: EmitFn) => Promise<void>;
+const finalizers = new WeakMap<EmitFn, Map<string, Finalizer>>();
+
+/**
+ * Run `work` once, at the end of the transaction that owns `emit`, before it commits: several
+ * changes touching the same thing (work items of one cycle moved in bulk) schedule one
+ * follow-up under the same `key` (e.g. one cycle.updated with fresh counters). Outside a
+ * transactionWithEvents the work never runs.
+ */
+export function beforeCommit(emit: EmitFn, key: string, work: Finalizer): void {
+  let map = finalizers.get(emit);
+  if (!map) {
+    map = new Map();
+    finalizers.set(emit, map);
+  }
+  if (!map.has(key)) map.set(key, work);
+}
+
+async function runBeforeCommit(emit: EmitFn, tx: Tx): Promise<void> {
+  const map = finalizers.get(emit);
+  if (!map) return;
+  // A finalizer may schedule others: drain until none is left.
+  while (map.size) {
+    const [key, work] = map.entries().next().value as [string, Finalizer];
+    map.delete(key);
+    await work(tx, emit);
+  }
 }

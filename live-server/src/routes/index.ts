@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { assetsRoutes } from "./assets/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { cyclesRoutes } from "./cycles/routes.ts";
 import { estimatesRoutes } from "./estimates/routes.ts";
 import { instanceRoutes } from "./instances/routes.ts";
 import { issueDetailsRoutes } from "./issue-details/routes.ts";
@@ -27,6 +28,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(estimatesRoutes);
   await app.register(issuesRoutes);
   await app.register(issueDetailsRoutes);
+  await app.register(cyclesRoutes);
   await app.register(modulesRoutes);
   await app.register(assetsRoutes);
   await app.register(pagesRoutes);

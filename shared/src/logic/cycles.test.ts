@@ -5,8 +5,8 @@ import {
   type BurndownItem,
   type CycleHistoryEvent,
   compareCycles,
-  computeBurndown,
   completionChart,
+  computeBurndown,
   cycleDatesOverlap,
   cycleDaysLeft,
   cycleStatus,
@@ -99,7 +99,13 @@ describe("computeBurndown", () => {
       ),
     ];
     // a: added on the 8th, already completed before (no state change recorded).
-    const points = computeBurndown({ start_date: "2026-03-07", end_date: "2026-03-11", today: TODAY, items, unit: "issues" });
+    const points = computeBurndown({
+      start_date: "2026-03-07",
+      end_date: "2026-03-11",
+      today: TODAY,
+      items,
+      unit: "issues",
+    });
     expect(points.map((p) => [p.date, p.scope, p.pending])).toEqual([
       ["2026-03-07", 1, 1],
       ["2026-03-08", 2, 1],
@@ -109,7 +115,13 @@ describe("computeBurndown", () => {
     ]);
     expect(points.map((p) => p.ideal)).toEqual([2, 1.5, 1, 0.5, 0]);
     expect(completionChart(points)["2026-03-11"]).toBeNull();
-    const byPoints = computeBurndown({ start_date: "2026-03-07", end_date: "2026-03-08", today: TODAY, items, unit: "points" });
+    const byPoints = computeBurndown({
+      start_date: "2026-03-07",
+      end_date: "2026-03-08",
+      today: TODAY,
+      items,
+      unit: "points",
+    });
     expect(byPoints.map((p) => p.scope)).toEqual([2, 4]);
   });
 

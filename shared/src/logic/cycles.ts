@@ -186,7 +186,8 @@ export function countsAt(items: readonly BurndownItem[], day: string, unit: "iss
 export function computeBurndown(input: BurndownInput): BurndownPoint[] {
   const days = daysOf(input.start_date, input.end_date);
   if (!days.length) return [];
-  const reference = input.today < input.end_date ? input.today : input.end_date;
+  // Dates as strings: the earlier of today and the end date.
+  const reference = [input.today, input.end_date].sort()[0] as string;
   const refScope = countsAt(input.items, reference, input.unit).scope;
   const steps = Math.max(days.length - 1, 1);
   return days.map((date, i) => {

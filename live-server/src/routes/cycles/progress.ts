@@ -1,0 +1,324 @@
+/**
+ * Cycle progress: counters per state group (work items and estimate points), the assignee and
+ * label distribution, and the burndown computed from work-item history (issue_activities rows
+ * of field "state" and "cycle"), never from a stored series. Work items counted: in the cycle,
+ * not deleted, not archived, not drafts. Estimate points: the numeric value of the item's
+ * current estimate point (non-numeric values such as categories count 0).
+ *
+ * Completed cycles: the first read after the end date freezes the progress at the end of the
+ * end date into progress_snapshot (counters, distributions, chart); from then on the counters
+ * and charts come from the snapshot.
+ */
+import {
+  type BurndownItem,
+  type BurndownPoint,
+  type CycleHistoryEvent,
+  calendarDate,
+  completionChart,
+  computeBurndown,
+  countsAt,
+  cycleStatus,
+  STATE_GROUPS,
+  type StateGroup,
+} from "@tideline/shared";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { type DbOrTx, queryRows } from "../../db/client.ts";
+import { cycles, projects } from "../../db/schema.ts";
+import { beforeCommit, type EmitFn } from "../../events/bus.ts";
+import type { ProjectRow } from "../../policies/access.ts";
+import { type CycleCounters, type CycleRow, EMPTY_COUNTERS, hasSnapshot, presentCycle } from "./presenter.ts";
+
+const uuidList = (ids: readonly string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+
+/** The numeric value of an estimate point (alias ep), else 0. */
+const POINT_VALUE = sql`(case when ep.value ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' then ep.value::float8 else 0 end)`;
+
+/** Visible work items (alias i). */
+const LIVE_ITEM = sql`i.deleted_at is null and i.archived_at is null and i.is_draft = false`;
+
+/** Project's today (yyyy-MM-dd) in its timezone. */
+export const projectToday = (project: Pick<ProjectRow, "timezone">) => calendarDate(new Date(), project.timezone);
+
+/** Live counters and assignee ids of several cycles in two queries. */
+export async function loadCounters(
+  db: DbOrTx,
+  cycleIds: readonly string[],
+): Promise<Map<string, { counters: CycleCounters; assigneeIds: string[] }>> {
+  const out = new Map<string, { counters: CycleCounters; assigneeIds: string[] }>();
+  for (const id of cycleIds) out.set(id, { counters: { ...EMPTY_COUNTERS }, assigneeIds: [] });
+  if (!cycleIds.length) return out;
+  const rows = await queryRows<{ cycle_id: string; grp: string | null; n: number; pts: number | null }>(
+    db,
+    sql`select ci.cycle_id::text as cycle_id, s."group" as grp, count(*)::int as n, sum(${POINT_VALUE})::float8 as pts
+        from cycle_issues ci join issues i on i.id = ci.issue_id
+        left join states s on s.id = i.state_id left join estimate_points ep on ep.id = i.estimate_point_id
+        where ci.cycle_id in (${uuidList(cycleIds)}) and ${LIVE_ITEM}
+        group by ci.cycle_id, s."group"`,
+  );
+  for (const r of rows) {
+    const entry = out.get(r.cycle_id);
+    if (!entry) continue;
+    const c = entry.counters;
+    const group = (STATE_GROUPS as readonly string[]).includes(r.grp ?? "") ? (r.grp as StateGroup) : "backlog";
+    const pts = round2(Number(r.pts ?? 0));
+    c.total_issues += Number(r.n);
+    c.total_estimate_points = round2(c.total_estimate_points + pts);
+    c[`${group}_issues`] += Number(r.n);
+    c[`${group}_estimate_points`] = round2(c[`${group}_estimate_points`] + pts);
+  }
+  const assignees = await queryRows<{ cycle_id: string; ids: string[] }>(
+    db,
+    sql`select ci.cycle_id::text as cycle_id, array_agg(distinct a.assignee_id)::text[] as ids
+        from cycle_issues ci join issues i on i.id = ci.issue_id join issue_assignees a on a.issue_id = i.id
+        where ci.cycle_id in (${uuidList(cycleIds)}) and ${LIVE_ITEM}
+        group by ci.cycle_id`,
+  );
+  for (const r of assignees) {
+    const entry = out.get(r.cycle_id);
+    if (entry) entry.assigneeIds = r.ids ?? [];
+  }
+  return out;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Every work item that is or was in the cycle, with its current state group, membership,
+ * points and its state and cycle history on the project's calendar days.
+ */
+export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId: string): Promise<BurndownItem[]> {
+  const tz = project.timezone || "UTC";
+  const items = await queryRows<{ id: string; grp: string | null; in_cycle: boolean; pts: number | null }>(
+    db,
+    sql`with ids as (
+          select issue_id from cycle_issues where cycle_id = ${cycleId}::uuid
+          union
+          select issue_id from issue_activities
+          where project_id = ${project.id}::uuid and field = 'cycle'
+            and (old_identifier = ${cycleId}::uuid or new_identifier = ${cycleId}::uuid)
+        )
+        select i.id::text as id, s."group" as grp,
+               coalesce((select ci.cycle_id = ${cycleId}::uuid from cycle_issues ci where ci.issue_id = i.id), false) as in_cycle,
+               ${POINT_VALUE} as pts
+        from ids join issues i on i.id = ids.issue_id
+        left join states s on s.id = i.state_id left join estimate_points ep on ep.id = i.estimate_point_id
+        where ${LIVE_ITEM}`,
+  );
+  if (!items.length) return [];
+  const history = await queryRows<{
+    issue_id: string;
+    field: string;
+    old_id: string | null;
+    new_id: string | null;
+    old_group: string | null;
+    new_group: string | null;
+    day: string;
+  }>(
+    db,
+    sql`select a.issue_id::text as issue_id, a.field, a.old_identifier::text as old_id, a.new_identifier::text as new_id,
+               so."group" as old_group, sn."group" as new_group,
+               to_char((a.created_at at time zone ${tz})::date, 'YYYY-MM-DD') as day
+        from issue_activities a
+        left join states so on a.field = 'state' and so.id = a.old_identifier
+        left join states sn on a.field = 'state' and sn.id = a.new_identifier
+        where a.issue_id in (${uuidList(items.map((i) => i.id))}) and a.field in ('state', 'cycle')
+        order by a.issue_id, a.created_at, a.id`,
+  );
+  const byItem = new Map<string, CycleHistoryEvent[]>();
+  const asGroup = (g: string | null) =>
+    (STATE_GROUPS as readonly string[]).includes(g ?? "") ? (g as StateGroup) : null;
+  for (const h of history) {
+    const list = byItem.get(h.issue_id) ?? [];
+    if (h.field === "state")
+      list.push({ day: h.day, kind: "state", from: asGroup(h.old_group), to: asGroup(h.new_group) });
+    else list.push({ day: h.day, kind: "cycle", from: h.old_id === cycleId, to: h.new_id === cycleId });
+    byItem.set(h.issue_id, list);
+  }
+  return items.map((i) => ({
+    id: i.id,
+    group: asGroup(i.grp),
+    inCycle: Boolean(i.in_cycle),
+    points: round2(Number(i.pts ?? 0)),
+    history: byItem.get(i.id) ?? [],
+  }));
+}
+
+type DistributionRow = { key: string | null; a: string | null; b: string | null; c: string | null; d: string | null };
+
+/** Assignee and label distribution of these items: total, completed and pending, in work items or points. */
+async function distribution(db: DbOrTx, itemIds: readonly string[], unit: "issues" | "points") {
+  if (!itemIds.length) return { assignees: [], labels: [] };
+  const weight = unit === "points" ? POINT_VALUE : sql`1`;
+  const sums = sql`sum(${weight})::float8 as total,
+        sum(case when s."group" = 'completed' then ${weight} else 0 end)::float8 as done,
+        sum(case when s."group" not in ('completed', 'cancelled') or s."group" is null then ${weight} else 0 end)::float8 as pending`;
+  const from = (join: SQL) =>
+    sql`from issues i left join states s on s.id = i.state_id left join estimate_points ep on ep.id = i.estimate_point_id
+        ${join} where i.id in (${uuidList(itemIds)})`;
+  const assigneeRows = await queryRows<DistributionRow & { total: number; done: number; pending: number }>(
+    db,
+    sql`select a.assignee_id::text as key, u.display_name as a, u.first_name as b, u.last_name as c, u.avatar_url as d, ${sums}
+        ${from(sql`left join issue_assignees a on a.issue_id = i.id left join users u on u.id = a.assignee_id`)}
+        group by a.assignee_id, u.display_name, u.first_name, u.last_name, u.avatar_url
+        order by lower(u.display_name) nulls last`,
+  );
+  const labelRows = await queryRows<DistributionRow & { total: number; done: number; pending: number }>(
+    db,
+    sql`select l.id::text as key, l.name as a, l.color as b, null as c, null as d, ${sums}
+        ${from(sql`left join issue_labels il on il.issue_id = i.id left join labels l on l.id = il.label_id`)}
+        group by l.id, l.name, l.color order by lower(l.name) nulls last`,
+  );
+  const counts = (r: { total: number; done: number; pending: number }) =>
+    unit === "points"
+      ? {
+          total_estimates: round2(Number(r.total)),
+          completed_estimates: round2(Number(r.done)),
+          pending_estimates: round2(Number(r.pending)),
+        }
+      : { total_issues: Number(r.total), completed_issues: Number(r.done), pending_issues: Number(r.pending) };
+  return {
+    assignees: assigneeRows.map((r) => ({
+      assignee_id: r.key,
+      display_name: r.a,
+      first_name: r.b,
+      last_name: r.c,
+      avatar_url: r.d,
+      ...counts(r),
+    })),
+    labels: labelRows.map((r) => ({ label_id: r.key, label_name: r.a, color: r.b, ...counts(r) })),
+  };
+}
+
+export type CycleAnalytics = {
+  assignees: Record<string, unknown>[];
+  labels: Record<string, unknown>[];
+  completion_chart: Record<string, number | null>;
+  /** One point per day (the reference's TCycleProgress): scope, completed, pending, ideal … */
+  progress: BurndownPoint[];
+};
+
+/**
+ * The live progress of a cycle: counters, distribution (work items) and estimate_distribution
+ * (points), each with its completion chart and per-day points. Drafts have no chart.
+ */
+export async function liveProgress(db: DbOrTx, project: ProjectRow, cycle: CycleRow, today: string) {
+  const items = await loadBurndownItems(db, project, cycle.id);
+  const chart = (unit: "issues" | "points") =>
+    cycle.startDate && cycle.endDate
+      ? computeBurndown({ start_date: cycle.startDate, end_date: cycle.endDate, today, items, unit })
+      : [];
+  // Completed cycles: what was in the cycle at the end of its end date; else what is in it now.
+  const completed = cycleStatus({ start_date: cycle.startDate, end_date: cycle.endDate }, today) === "completed";
+  const day = completed && cycle.endDate ? cycle.endDate : null;
+  const member = items.filter((i) => (day ? countsAt([i], day, "issues").scope > 0 : i.inCycle));
+  const ids = member.map((i) => i.id);
+  const issuesChart = chart("issues");
+  const pointsChart = chart("points");
+  const counters = countersOf(items, day);
+  return {
+    ...counters,
+    distribution: {
+      ...(await distribution(db, ids, "issues")),
+      completion_chart: completionChart(issuesChart),
+      progress: issuesChart,
+    } satisfies CycleAnalytics,
+    estimate_distribution: {
+      ...(await distribution(db, ids, "points")),
+      completion_chart: completionChart(pointsChart),
+      progress: pointsChart,
+    } satisfies CycleAnalytics,
+  };
+}
+
+/** Counters now (day null) or at the end of `day` from history. */
+function countersOf(items: readonly BurndownItem[], day: string | null): CycleCounters {
+  const at = day ?? "9999-12-31";
+  const n = countsAt(items, at, "issues");
+  const p = countsAt(items, at, "points");
+  return {
+    total_issues: n.scope,
+    backlog_issues: n.backlog,
+    unstarted_issues: n.unstarted,
+    started_issues: n.started,
+    completed_issues: n.completed,
+    cancelled_issues: n.cancelled,
+    total_estimate_points: p.scope,
+    backlog_estimate_points: p.backlog,
+    unstarted_estimate_points: p.unstarted,
+    started_estimate_points: p.started,
+    completed_estimate_points: p.completed,
+    cancelled_estimate_points: p.cancelled,
+  };
+}
+
+export type CycleProgress = Awaited<ReturnType<typeof liveProgress>>;
+
+/** The frozen progress when there is one, else the live one. */
+export async function cycleProgress(
+  db: DbOrTx,
+  project: ProjectRow,
+  cycle: CycleRow,
+  today: string,
+): Promise<CycleProgress> {
+  if (hasSnapshot(cycle)) return cycle.progressSnapshot as unknown as CycleProgress;
+  return liveProgress(db, project, cycle, today);
+}
+
+/**
+ * Freeze the progress of completed cycles that have no snapshot yet (the first read after the
+ * end date, a transfer or an archive). Returns the rows as stored.
+ */
+export async function freezeCompleted(
+  db: DbOrTx,
+  project: ProjectRow,
+  rows: CycleRow[],
+  today: string,
+): Promise<CycleRow[]> {
+  const out: CycleRow[] = [];
+  for (const row of rows) {
+    const done = cycleStatus({ start_date: row.startDate, end_date: row.endDate }, today) === "completed";
+    if (!done || hasSnapshot(row)) {
+      out.push(row);
+      continue;
+    }
+    const snapshot = await liveProgress(db, project, row, today);
+    const [stored] = await db
+      .update(cycles)
+      .set({ progressSnapshot: snapshot as unknown as Record<string, unknown> })
+      .where(sql`${cycles.id} = ${row.id}::uuid and ${cycles.progressSnapshot} = '{}'::jsonb`)
+      .returning();
+    out.push(stored ?? row);
+  }
+  return out;
+}
+
+/**
+ * Schedule one cycle.updated with fresh counters for this cycle at the end of the transaction
+ * (however many of its work items changed in it).
+ */
+export function scheduleCycleRefresh(emit: EmitFn, cycleId: string | null): void {
+  if (!cycleId) return;
+  beforeCommit(emit, `cycle-refresh:${cycleId}`, async (tx, emitNow) => {
+    const [found] = await tx
+      .select({ row: cycles, timezone: projects.timezone })
+      .from(cycles)
+      .innerJoin(projects, eq(projects.id, cycles.projectId))
+      .where(eq(cycles.id, cycleId));
+    if (!found) return;
+    const { row } = found;
+    const extras = (await loadCounters(tx, [row.id])).get(row.id);
+    const presented = presentCycle(row, projectToday(found), {
+      counters: extras?.counters ?? { ...EMPTY_COUNTERS },
+      assigneeIds: extras?.assigneeIds ?? [],
+    });
+    emitNow(
+      "cycle.updated",
+      { workspaceId: row.workspaceId, projectId: row.projectId, entityId: row.id },
+      { ...presented, progress_changed: true },
+    );
+  });
+}
