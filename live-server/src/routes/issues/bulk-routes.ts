@@ -2,7 +2,7 @@
  * Changes to several work items at once, each all or nothing (one transaction; any bad item
  * refuses the whole request and nothing is stored):
  * - POST bulk-operation-issues/ {issue_ids, properties}: set state, priority, dates, estimate;
- *   assignee_ids and label_ids are ADDED to each item's own (the spreadsheet's bulk edit).
+ *   assignee_ids, label_ids and module_ids are ADDED to each item's own (the spreadsheet's bulk edit).
  *   History per item and field, one issue.updated per item;
  * - DELETE bulk-delete-issues/ {issue_ids}: soft delete (project admin, or a member deleting
  *   only items they created);
@@ -14,7 +14,7 @@ import { ROLE } from "@tideline/shared";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Tx } from "../../db/client.ts";
-import { issueAssignees, issueLabels, issueSubscribers, issues } from "../../db/schema.ts";
+import { issueAssignees, issueLabels, issueSubscribers, issues, moduleIssues } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, forbidden, parse } from "../../http/errors.ts";
 import { guestSeesOwnOnly, type IssueRow, type ProjectAccess, projectAccess } from "../../policies/access.ts";
@@ -78,9 +78,12 @@ export async function issueBulkRoutes(app: FastifyInstance): Promise<void> {
       const labels = properties.label_ids
         ? await tx.select().from(issueLabels).where(inArray(issueLabels.issueId, ids))
         : [];
+      const inModules = properties.module_ids
+        ? await tx.select().from(moduleIssues).where(inArray(moduleIssues.issueId, ids))
+        : [];
       const out: PresentedIssue[] = [];
       for (const row of rows) {
-        const { assignee_ids, label_ids, ...rest } = properties;
+        const { assignee_ids, label_ids, module_ids, ...rest } = properties;
         const patch: Parameters<typeof updateIssue>[4] = { ...rest };
         if (assignee_ids) {
           const own = assignees.filter((a) => a.issueId === row.id).map((a) => a.assigneeId);
@@ -89,6 +92,10 @@ export async function issueBulkRoutes(app: FastifyInstance): Promise<void> {
         if (label_ids) {
           const own = labels.filter((l) => l.issueId === row.id).map((l) => l.labelId);
           patch.label_ids = [...new Set([...own, ...label_ids])];
+        }
+        if (module_ids) {
+          const own = inModules.filter((m) => m.issueId === row.id).map((m) => m.moduleId);
+          patch.module_ids = [...new Set([...own, ...module_ids])];
         }
         const { issue } = await forItem(`${access.project.identifier}-${row.sequenceId}`, () =>
           updateIssue(tx, emit, { project: access.project, actorId: access.user.id }, row, patch, { refs }),

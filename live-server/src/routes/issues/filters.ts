@@ -35,7 +35,7 @@ function oneOf(column: SQL, values: readonly string[]): SQL {
 
 /** A many-valued relation has one of the ids, or has none when "None" is among them. */
 function anyOf(
-  table: "issue_assignees" | "issue_labels" | "issue_subscribers",
+  table: "issue_assignees" | "issue_labels" | "issue_subscribers" | "module_issues",
   column: string,
   values: readonly string[],
 ) {
@@ -60,8 +60,9 @@ export function filterConditions(filters: IssueFilters, today: string): SQL[] {
   if (filters.labels?.length) out.push(anyOf("issue_labels", "label_id", filters.labels));
   if (filters.subscriber?.length) out.push(anyOf("issue_subscribers", "subscriber_id", filters.subscriber));
   if (filters.project?.length) out.push(oneOf(sql`i.project_id`, filters.project));
-  // No item is in a cycle or module yet: only "None" matches.
-  for (const key of ["cycle", "module"] as const) {
+  if (filters.module?.length) out.push(anyOf("module_issues", "module_id", filters.module));
+  // No item is in a cycle yet: only "None" matches.
+  for (const key of ["cycle"] as const) {
     const values = filters[key];
     if (values?.length && !values.includes(NONE_VALUE)) out.push(sql`false`);
   }

@@ -84,9 +84,16 @@ function groupKey(key: GroupByKey | null, alias: string): { expr: SQL; join: SQL
         join: sql`left join issue_assignees ${a} on ${a}.issue_id = i.id`,
       };
     case "cycle_id":
-    case "module_id":
-      // Cycles and modules are not built yet: everything is in the None group.
+      // Cycles are not built yet: everything is in the None group.
       return { expr: none, join: sql`` };
+    case "module_id":
+      // An item in two modules is in both groups (as with labels); archived modules don't group.
+      return {
+        expr: sql`coalesce(${a}.module_id::text, ${none})`,
+        join: sql`left join (select mi.issue_id, mi.module_id from module_issues mi
+                             join modules m on m.id = mi.module_id and m.archived_at is null) ${a}
+                  on ${a}.issue_id = i.id`,
+      };
   }
 }
 
@@ -206,8 +213,14 @@ function knownValues(key: GroupByKey | null, projectId: string): { sql: SQL | nu
       return { sql: null, fixed: [...PRIORITIES] };
     case "state__group":
       return { sql: null, fixed: [...STATE_GROUPS] };
-    case "cycle_id":
     case "module_id":
+      // The project's modules that are not archived, in name order (then None).
+      return {
+        sql: sql`select id::text as key, row_number() over (order by lower(name), id) as n
+                  from modules where project_id = ${projectId}::uuid and archived_at is null`,
+        fixed: [NONE_GROUP],
+      };
+    case "cycle_id":
     case "target_date":
     case "start_date":
       return { sql: null, fixed: [NONE_GROUP] };

@@ -28,7 +28,7 @@ export type PresentedIssue = {
   type_id: null;
   /** Cycles are not built yet: always null. */
   cycle_id: null;
-  /** Modules are not built yet: always []. */
+  /** The unarchived modules the item is in (routes/modules). */
   module_ids: string[];
   assignee_ids: string[];
   label_ids: string[];
@@ -74,6 +74,7 @@ type Row = {
   archived_at: Date | string | null;
   is_draft: boolean;
   is_epic: boolean;
+  module_ids: string[] | null;
   assignee_ids: string[] | null;
   label_ids: string[] | null;
   sub_issues_count: number | string;
@@ -101,6 +102,9 @@ export function issueColumns(includeDescription = false): SQL {
     to_char(i.start_date, 'YYYY-MM-DD') as start_date, to_char(i.target_date, 'YYYY-MM-DD') as target_date,
     i.sort_order, i.completed_at, i.archived_at, i.is_draft, i.is_epic,
     i.created_at, i.updated_at, i.created_by, i.updated_by,
+    coalesce((select array_agg(mi.module_id order by mi.created_at, mi.module_id)::text[]
+              from module_issues mi join modules m on m.id = mi.module_id
+              where mi.issue_id = i.id and m.archived_at is null), '{}') as module_ids,
     coalesce((select array_agg(a.assignee_id order by a.created_at, a.assignee_id)::text[]
               from issue_assignees a where a.issue_id = i.id), '{}') as assignee_ids,
     coalesce((select array_agg(l.label_id order by l.created_at, l.label_id)::text[]
@@ -135,7 +139,7 @@ export function presentIssueRow(row: Row): PresentedIssue {
     is_epic: row.is_epic,
     type_id: null,
     cycle_id: null,
-    module_ids: [],
+    module_ids: row.module_ids ?? [],
     assignee_ids: row.assignee_ids ?? [],
     label_ids: row.label_ids ?? [],
     sub_issues_count: Number(row.sub_issues_count),

@@ -33,13 +33,12 @@ export const dateField = z
   });
 
 /**
- * cycle_id / module_ids / type_id are in the default form, but cycles, modules and work-item
- * types don't exist yet: only "nothing" is accepted, anything else is a clear 400.
+ * cycle_id / type_id are in the default form, but cycles and work-item types don't exist
+ * yet: only "nothing" is accepted, anything else is a clear 400.
  */
 const notYet = (what: string, empty: (v: unknown) => boolean) =>
   z.unknown().refine(empty, { message: `${what} are not available yet; leave this empty.` });
 const isNullish = (v: unknown) => v === null || v === undefined || v === "";
-const isEmptyList = (v: unknown) => isNullish(v) || (Array.isArray(v) && v.length === 0);
 
 const formFields = {
   name: z
@@ -59,7 +58,8 @@ const formFields = {
   sort_order: z.number().finite(),
   project_id: id,
   cycle_id: notYet("Cycles", isNullish),
-  module_ids: notYet("Modules", isEmptyList),
+  /** The item's modules (routes/modules): the whole list; null or "" means none. */
+  module_ids: z.preprocess((value) => (value === null || value === "" ? [] : value), ids(100)),
   type_id: notYet("Work item types", isNullish),
 };
 
@@ -90,6 +90,8 @@ export const bulkOperationBody = z.object({
       start_date: dateField,
       target_date: dateField,
       estimate_point: optionalRef,
+      /** Added to each item's own modules, like assignees and labels. */
+      module_ids: ids(100),
     })
     .partial(),
 });

@@ -24,6 +24,7 @@ import type { IssueRow, ProjectRow } from "../../policies/access.ts";
 import { recordDescriptionVersion } from "../../services/description-versions.ts";
 import { type ActivityInput, recordActivity } from "../../services/issue-activity.ts";
 import { ensureSubscribed } from "../../services/issue-subscriptions.ts";
+import { setIssueModules } from "../modules/membership.ts";
 import { loadIssue, loadIssues, type PresentedIssue } from "./query.ts";
 import type { CreateIssueInput, UpdateIssueInput } from "./schema.ts";
 
@@ -245,6 +246,11 @@ export async function createIssue(
       .values(labelIds.map((labelId) => ({ issueId: row.id, labelId, ...scope, createdById: actorId })));
   }
   if (!options.isDraft) await announceCreated(tx, actorId, row, assigneeIds);
+  if (input.module_ids?.length) {
+    // A module of another project is a 400 here, and the whole creation rolls back.
+    const modules = await setIssueModules(tx, actorId, row, input.module_ids);
+    if (!options.isDraft) await recordActivity(tx, modules.activity);
+  }
   const presented = await loadIssue(tx, row.id, { includeDescription: true });
   if (!presented) throw new Error("created item not found");
   if (!options.isDraft) emitIssue(emit, "issue.created", presented);
@@ -486,6 +492,13 @@ export async function updateIssue(
         log({ field: "labels", oldValue: refs.labels.get(id)?.name ?? null, oldIdentifier: id });
       for (const id of added) log({ field: "labels", newValue: refs.labels.get(id)?.name ?? null, newIdentifier: id });
       changed.push("label_ids");
+    }
+  }
+  if (input.module_ids !== undefined) {
+    const modules = await setIssueModules(tx, actorId, current, input.module_ids);
+    if (modules.added.length || modules.removed.length) {
+      activity.push(...modules.activity);
+      changed.push("module_ids");
     }
   }
 
