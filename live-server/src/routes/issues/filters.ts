@@ -60,12 +60,10 @@ export function filterConditions(filters: IssueFilters, today: string): SQL[] {
   if (filters.labels?.length) out.push(anyOf("issue_labels", "label_id", filters.labels));
   if (filters.subscriber?.length) out.push(anyOf("issue_subscribers", "subscriber_id", filters.subscriber));
   if (filters.project?.length) out.push(oneOf(sql`i.project_id`, filters.project));
-  if (filters.module?.length) out.push(anyOf("module_issues", "module_id", filters.module));
-  // No item is in a cycle yet: only "None" matches.
-  for (const key of ["cycle"] as const) {
-    const values = filters[key];
-    if (values?.length && !values.includes(NONE_VALUE)) out.push(sql`false`);
+  if (filters.cycle?.length) {
+    out.push(oneOf(sql`(select ci.cycle_id from cycle_issues ci where ci.issue_id = i.id)`, filters.cycle));
   }
+  if (filters.module?.length) out.push(anyOf("module_issues", "module_id", filters.module));
   for (const key of ["start_date", "target_date"] as const) {
     const column = sql.raw(`i.${key}`);
     for (const term of filters[key] ?? []) {

@@ -84,8 +84,10 @@ function groupKey(key: GroupByKey | null, alias: string): { expr: SQL; join: SQL
         join: sql`left join issue_assignees ${a} on ${a}.issue_id = i.id`,
       };
     case "cycle_id":
-      // Cycles are not built yet: everything is in the None group.
-      return { expr: none, join: sql`` };
+      return {
+        expr: sql`coalesce(${a}.cycle_id::text, ${none})`,
+        join: sql`left join cycle_issues ${a} on ${a}.issue_id = i.id`,
+      };
     case "module_id":
       // An item in two modules is in both groups (as with labels); archived modules don't group.
       return {
@@ -213,6 +215,13 @@ function knownValues(key: GroupByKey | null, projectId: string): { sql: SQL | nu
       return { sql: null, fixed: [...PRIORITIES] };
     case "state__group":
       return { sql: null, fixed: [...STATE_GROUPS] };
+    case "cycle_id":
+      // The project's cycles that are not archived, in name order (then None).
+      return {
+        sql: sql`select id::text as key, row_number() over (order by lower(name), id) as n
+                  from cycles where project_id = ${projectId}::uuid and archived_at is null`,
+        fixed: [NONE_GROUP],
+      };
     case "module_id":
       // The project's modules that are not archived, in name order (then None).
       return {
@@ -220,7 +229,6 @@ function knownValues(key: GroupByKey | null, projectId: string): { sql: SQL | nu
                   from modules where project_id = ${projectId}::uuid and archived_at is null`,
         fixed: [NONE_GROUP],
       };
-    case "cycle_id":
     case "target_date":
     case "start_date":
       return { sql: null, fixed: [NONE_GROUP] };

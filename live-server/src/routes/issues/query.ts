@@ -26,8 +26,8 @@ export type PresentedIssue = {
   is_draft: boolean;
   is_epic: boolean;
   type_id: null;
-  /** Cycles are not built yet: always null. */
-  cycle_id: null;
+  /** The cycle the item is in (routes/cycles), or null. */
+  cycle_id: string | null;
   /** The unarchived modules the item is in (routes/modules). */
   module_ids: string[];
   assignee_ids: string[];
@@ -74,6 +74,7 @@ type Row = {
   archived_at: Date | string | null;
   is_draft: boolean;
   is_epic: boolean;
+  cycle_id: string | null;
   module_ids: string[] | null;
   assignee_ids: string[] | null;
   label_ids: string[] | null;
@@ -102,6 +103,7 @@ export function issueColumns(includeDescription = false): SQL {
     to_char(i.start_date, 'YYYY-MM-DD') as start_date, to_char(i.target_date, 'YYYY-MM-DD') as target_date,
     i.sort_order, i.completed_at, i.archived_at, i.is_draft, i.is_epic,
     i.created_at, i.updated_at, i.created_by, i.updated_by,
+    (select ci.cycle_id::text from cycle_issues ci where ci.issue_id = i.id) as cycle_id,
     coalesce((select array_agg(mi.module_id order by mi.created_at, mi.module_id)::text[]
               from module_issues mi join modules m on m.id = mi.module_id
               where mi.issue_id = i.id and m.archived_at is null), '{}') as module_ids,
@@ -138,7 +140,7 @@ export function presentIssueRow(row: Row): PresentedIssue {
     is_draft: row.is_draft,
     is_epic: row.is_epic,
     type_id: null,
-    cycle_id: null,
+    cycle_id: row.cycle_id ?? null,
     module_ids: row.module_ids ?? [],
     assignee_ids: row.assignee_ids ?? [],
     label_ids: row.label_ids ?? [],

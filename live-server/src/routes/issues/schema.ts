@@ -33,8 +33,8 @@ export const dateField = z
   });
 
 /**
- * cycle_id / type_id are in the default form, but cycles and work-item types don't exist
- * yet: only "nothing" is accepted, anything else is a clear 400.
+ * type_id is in the default form, but work-item types don't exist yet: only "nothing" is
+ * accepted, anything else is a clear 400.
  */
 const notYet = (what: string, empty: (v: unknown) => boolean) =>
   z.unknown().refine(empty, { message: `${what} are not available yet; leave this empty.` });
@@ -57,7 +57,8 @@ const formFields = {
   target_date: dateField,
   sort_order: z.number().finite(),
   project_id: id,
-  cycle_id: notYet("Cycles", isNullish),
+  /** The item's cycle (routes/cycles): null or "" takes it out of its cycle. */
+  cycle_id: optionalRef,
   /** The item's modules (routes/modules): the whole list; null or "" means none. */
   module_ids: z.preprocess((value) => (value === null || value === "" ? [] : value), ids(100)),
   type_id: notYet("Work item types", isNullish),
@@ -90,6 +91,7 @@ export const bulkOperationBody = z.object({
       start_date: dateField,
       target_date: dateField,
       estimate_point: optionalRef,
+      cycle_id: optionalRef,
       /** Added to each item's own modules, like assignees and labels. */
       module_ids: ids(100),
     })

@@ -24,6 +24,8 @@ import type { IssueRow, ProjectRow } from "../../policies/access.ts";
 import { recordDescriptionVersion } from "../../services/description-versions.ts";
 import { type ActivityInput, recordActivity } from "../../services/issue-activity.ts";
 import { ensureSubscribed } from "../../services/issue-subscriptions.ts";
+import { announceDraftCycle, assignableCycle, moveItemsToCycle } from "../cycles/membership.ts";
+import { scheduleCycleRefresh } from "../cycles/progress.ts";
 import { setIssueModules } from "../modules/membership.ts";
 import { loadIssue, loadIssues, type PresentedIssue } from "./query.ts";
 import type { CreateIssueInput, UpdateIssueInput } from "./schema.ts";
@@ -204,6 +206,7 @@ export async function createIssue(
   const { project, actorId } = actor;
   const refs = await loadProjectRefs(tx, project);
   await validateIssueForm(tx, project, refs, input, null);
+  const cycle = input.cycle_id ? await assignableCycle(tx, project, input.cycle_id) : null;
   const state = input.state_id ? refs.states.get(input.state_id) : defaultState(refs);
   const sequenceId = await nextSequenceId(tx, project.id);
   const sortOrder = input.sort_order ?? (await appendedSortOrder(tx, project.id));
@@ -246,6 +249,7 @@ export async function createIssue(
       .values(labelIds.map((labelId) => ({ issueId: row.id, labelId, ...scope, createdById: actorId })));
   }
   if (!options.isDraft) await announceCreated(tx, actorId, row, assigneeIds);
+  if (cycle) await moveItemsToCycle(tx, emit, actor, [row], cycle.id, { target: cycle, quiet: options.isDraft });
   if (input.module_ids?.length) {
     // A module of another project is a 400 here, and the whole creation rolls back.
     const modules = await setIssueModules(tx, actorId, row, input.module_ids);
@@ -277,12 +281,20 @@ async function announceCreated(tx: Tx, actorId: string, row: IssueRow, assigneeI
   });
 }
 
+/** Work-item fields that change a cycle's counters or distribution. */
+const CYCLE_PROGRESS_FIELDS = new Set(["state_id", "estimate_point", "cycle_id", "assignee_ids", "label_ids"]);
+
 export function emitIssue(
   emit: EmitFn,
   type: "issue.created" | "issue.updated" | "issue.deleted" | "issue.archived" | "issue.restored",
   issue: PresentedIssue,
   extra: Record<string, unknown> = {},
 ): void {
+  // A change that moves a cycle's numbers refreshes them for every open screen (cycle.updated).
+  const changed = Array.isArray(extra.changed_fields) ? (extra.changed_fields as string[]) : null;
+  if (issue.cycle_id && (!changed || changed.some((f) => CYCLE_PROGRESS_FIELDS.has(f)))) {
+    scheduleCycleRefresh(emit, issue.cycle_id);
+  }
   emit(
     type,
     { workspaceId: issue.workspace_id, projectId: issue.project_id, entityId: issue.id },
@@ -308,6 +320,7 @@ export async function publishDraft(tx: Tx, emit: EmitFn, actorId: string, row: I
     updated,
     assignees.map((a) => a.id),
   );
+  await announceDraftCycle(tx, emit, updated, actorId);
   const presented = await loadIssue(tx, row.id, { includeDescription: true });
   if (!presented) throw new Error("published item not found");
   emitIssue(emit, "issue.created", presented);
@@ -441,6 +454,13 @@ export async function updateIssue(
     // Reordering is not history: a drag would otherwise flood it.
     set.sortOrder = input.sort_order;
     changed.push("sort_order");
+  }
+
+  if (input.cycle_id !== undefined) {
+    const moved = await moveItemsToCycle(tx, emit, actor, [current], input.cycle_id, {
+      quiet: options.quiet || current.isDraft,
+    });
+    if (moved.length) changed.push("cycle_id");
   }
 
   const scope = { workspaceId: current.workspaceId, projectId: current.projectId };

@@ -1,0 +1,71 @@
+/**
+ * Live: a member with the project channel open sees a cycle's progress move when another member
+ * completes a work item of the cycle (issue.updated with its cycle_id, then cycle.updated with
+ * fresh counters), through a real Hocuspocus provider on project.{id}.
+ */
+import { addDays, calendarDate, projectChannelName } from "@tideline/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client } from "../../../test/harness.ts";
+import { eventually, type LiveServer, openTab, startLiveServer, synced, type Tab } from "../../live/test-support.ts";
+import { createFixture, createIssue, type Fixture, stateOf } from "../issues/test-support.ts";
+
+let s: LiveServer;
+let f: Fixture;
+const tabs: Tab[] = [];
+
+beforeAll(async () => {
+  s = await startLiveServer();
+  f = await createFixture(s);
+});
+
+afterAll(async () => {
+  for (const t of tabs) t.destroy();
+  await s.close();
+});
+
+describe("cycle progress over the project channel", () => {
+  it("another member completing a work item of the cycle moves the counters on my channel", async () => {
+    const today = calendarDate(new Date(), "UTC");
+    const created = await client(s.app, f.w.admin).post(`${f.project.url}/cycles/`, {
+      name: "Live sprint",
+      start_date: addDays(today, -2),
+      end_date: addDays(today, 5),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const cycle = created.json() as { id: string };
+    const item = await createIssue(s, f.w.admin, f.project.url, { cycle_id: cycle.id });
+    await createIssue(s, f.w.admin, f.project.url, { cycle_id: cycle.id });
+
+    const tab = openTab(s.url, f.w.member);
+    tabs.push(tab);
+    const channel = tab.open(projectChannelName(f.project.id));
+    await synced(channel);
+
+    const done = await stateOf(s, f.project.id, "completed");
+    const res = await client(s.app, f.w.admin).patch(`${f.project.url}/issues/${item.id}/`, { state_id: done });
+    expect(res.statusCode, res.body).toBe(200);
+
+    const progress = await eventually(() => {
+      const found = channel.messages.find(
+        (m) =>
+          m.event.type === "cycle.updated" && m.event.entity_id === cycle.id && m.event.data.completed_issues === 1,
+      );
+      if (!found) throw new Error("no cycle.updated with the new counters yet");
+      return found;
+    });
+    expect(progress.event).toMatchObject({
+      project_id: f.project.id,
+      actor_id: f.w.admin.id,
+      data: { id: cycle.id, total_issues: 2, completed_issues: 1, backlog_issues: 1, progress_changed: true },
+    });
+    // The work item's own event carries its cycle, and comes first.
+    const order = channel.messages.map((m) => `${m.event.type}:${m.event.entity_id}`);
+    const issueAt = order.lastIndexOf(`issue.updated:${item.id}`);
+    expect(issueAt).toBeGreaterThanOrEqual(0);
+    expect(channel.messages[issueAt]?.event.data).toMatchObject({ cycle_id: cycle.id, state_id: done });
+    expect(order.lastIndexOf(`cycle.updated:${cycle.id}`)).toBeGreaterThan(issueAt);
+    // And the chart read after it shows today's pending count down to 1.
+    const chart = await client(s.app, f.w.member).get(`${f.project.url}/cycles/${cycle.id}/analytics/?type=issues`);
+    expect(chart.json().completion_chart[today]).toBe(1);
+  });
+});
