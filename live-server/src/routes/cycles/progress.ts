@@ -94,21 +94,20 @@ export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId
   const tz = project.timezone || "UTC";
   const items = await queryRows<{ id: string; grp: string | null; in_cycle: boolean; pts: number | null }>(
     db,
-    sql`with ids as (
-          select issue_id from cycle_issues where cycle_id = ${cycleId}::uuid
-          union
-          select issue_id from issue_activities
-          where project_id = ${project.id}::uuid and field = 'cycle'
-            and (old_identifier = ${cycleId}::uuid or new_identifier = ${cycleId}::uuid)
-        )
-        select i.id::text as id, s."group" as grp,
-               coalesce((select ci.cycle_id = ${cycleId}::uuid from cycle_issues ci where ci.issue_id = i.id), false) as in_cycle,
+    sql`select i.id::text as id, s."group" as grp, coalesce(ci.cycle_id = ${cycleId}::uuid, false) as in_cycle,
                ${POINT_VALUE} as pts
-        from ids join issues i on i.id = ids.issue_id
+        from issues i
+        left join cycle_issues ci on ci.issue_id = i.id
         left join states s on s.id = i.state_id left join estimate_points ep on ep.id = i.estimate_point_id
-        where ${LIVE_ITEM}`,
+        where i.project_id = ${project.id}::uuid and ${LIVE_ITEM}
+          and (ci.cycle_id = ${cycleId}::uuid or i.id in (
+            select a.issue_id from issue_activities a
+            where a.project_id = ${project.id}::uuid and a.field = 'cycle'
+              and (a.old_identifier = ${cycleId}::uuid or a.new_identifier = ${cycleId}::uuid)))`,
   );
   if (!items.length) return [];
+  // The items' ids as one array parameter (not thousands of bound values).
+  const idArray = sql`${`{${items.map((i) => i.id).join(",")}}`}::uuid[]`;
   const history = await queryRows<{
     issue_id: string;
     field: string;
@@ -125,7 +124,7 @@ export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId
         from issue_activities a
         left join states so on a.field = 'state' and so.id = a.old_identifier
         left join states sn on a.field = 'state' and sn.id = a.new_identifier
-        where a.issue_id in (${uuidList(items.map((i) => i.id))}) and a.field in ('state', 'cycle')
+        where a.issue_id = any(${idArray}) and a.field in ('state', 'cycle')
         order by a.issue_id, a.created_at, a.id`,
   );
   const byItem = new Map<string, CycleHistoryEvent[]>();
@@ -150,15 +149,16 @@ export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId
 type DistributionRow = { key: string | null; a: string | null; b: string | null; c: string | null; d: string | null };
 
 /** Assignee and label distribution of these items: total, completed and pending, in work items or points. */
-async function distribution(db: DbOrTx, itemIds: readonly string[], unit: "issues" | "points") {
-  if (!itemIds.length) return { assignees: [], labels: [] };
+async function distribution(db: DbOrTx, items: SQL | readonly string[], unit: "issues" | "points") {
+  if (Array.isArray(items) && !items.length) return { assignees: [], labels: [] };
+  const which = Array.isArray(items) ? sql`i.id = any(${`{${items.join(",")}}`}::uuid[])` : (items as SQL);
   const weight = unit === "points" ? POINT_VALUE : sql`1`;
   const sums = sql`sum(${weight})::float8 as total,
         sum(case when s."group" = 'completed' then ${weight} else 0 end)::float8 as done,
         sum(case when s."group" not in ('completed', 'cancelled') or s."group" is null then ${weight} else 0 end)::float8 as pending`;
   const from = (join: SQL) =>
     sql`from issues i left join states s on s.id = i.state_id left join estimate_points ep on ep.id = i.estimate_point_id
-        ${join} where i.id in (${uuidList(itemIds)})`;
+        ${join} where ${which}`;
   const assigneeRows = await queryRows<DistributionRow & { total: number; done: number; pending: number }>(
     db,
     sql`select a.assignee_id::text as key, u.display_name as a, u.first_name as b, u.last_name as c, u.avatar_url as d, ${sums}
@@ -214,8 +214,10 @@ export async function liveProgress(db: DbOrTx, project: ProjectRow, cycle: Cycle
   // Completed cycles: what was in the cycle at the end of its end date; else what is in it now.
   const completed = cycleStatus({ start_date: cycle.startDate, end_date: cycle.endDate }, today) === "completed";
   const day = completed && cycle.endDate ? cycle.endDate : null;
-  const member = items.filter((i) => (day ? countsAt([i], day, "issues").scope > 0 : i.inCycle));
-  const ids = member.map((i) => i.id);
+  // Live: the items in the cycle now (one subquery); completed: those in it at the end date.
+  const ids: SQL | string[] = day
+    ? items.filter((i) => countsAt([i], day, "issues").scope > 0).map((i) => i.id)
+    : sql`i.id in (select ci.issue_id from cycle_issues ci where ci.cycle_id = ${cycle.id}::uuid) and ${LIVE_ITEM}`;
   const issuesChart = chart("issues");
   const pointsChart = chart("points");
   const counters = countersOf(items, day);
@@ -256,6 +258,17 @@ function countersOf(items: readonly BurndownItem[], day: string | null): CycleCo
 }
 
 export type CycleProgress = Awaited<ReturnType<typeof liveProgress>>;
+
+/** Only the counters (progress/): the snapshot's, else two grouped queries. */
+export async function cycleCounters(db: DbOrTx, cycle: CycleRow): Promise<CycleCounters> {
+  if (hasSnapshot(cycle))
+    return { ...EMPTY_COUNTERS, ...(pickSnapshotCounters(cycle.progressSnapshot) as CycleCounters) };
+  return (await loadCounters(db, [cycle.id])).get(cycle.id)?.counters ?? { ...EMPTY_COUNTERS };
+}
+
+function pickSnapshotCounters(snapshot: Record<string, unknown>): Partial<CycleCounters> {
+  return Object.fromEntries(Object.keys(EMPTY_COUNTERS).map((k) => [k, Number(snapshot[k] ?? 0)]));
+}
 
 /** The frozen progress when there is one, else the live one. */
 export async function cycleProgress(

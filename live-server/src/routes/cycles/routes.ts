@@ -25,7 +25,7 @@ import { listIssuePage, parseCursor } from "../issues/list.ts";
 import { userPropertiesBody } from "../issues/schema.ts";
 import { mergeFilters } from "../issues/user-properties-routes.ts";
 import type { CycleRow } from "./presenter.ts";
-import { cycleProgress, freezeCompleted, projectToday } from "./progress.ts";
+import { cycleCounters, cycleProgress, freezeCompleted, projectToday } from "./progress.ts";
 import {
   createCycleBody,
   cycleIssuesBody,
@@ -162,11 +162,6 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
 
   // ───────────── progress ─────────────
 
-  const counters = (p: Record<string, unknown>) => {
-    const { distribution: _d, estimate_distribution: _e, ...rest } = p;
-    return rest;
-  };
-
   /** Counters per state group, work items and estimate points (TProgressSnapshot). */
   app.get<{ Params: CycleParams }>(`${CYCLE}/progress/`, async (request) => {
     const a = await access(request);
@@ -174,7 +169,8 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
       a,
       await getCycleRow(db, a.project, request.params.cycleId, { archived: "any" }),
     );
-    return counters(await cycleProgress(db, a.project, row, today));
+    void today;
+    return cycleCounters(db, row);
   });
 
   /** The counters with both distributions and their charts. */
