@@ -20,8 +20,8 @@ export type IssueLayout = (typeof ISSUE_LAYOUTS)[number];
 
 /**
  * Keys a work-item list can be grouped (and sub-grouped) by. These are the keys of the list
- * endpoint's group_by/sub_group_by and of stored display filters. Cycles and modules are not
- * built yet: grouping by them yields the single "None" group.
+ * endpoint's group_by/sub_group_by and of stored display filters. An item in several modules
+ * (labels, assignees) is in each of their groups.
  */
 export const GROUP_BY = [
   "state_id",
@@ -121,7 +121,7 @@ export function isOrderByKey(value: unknown): value is OrderByKey {
 
 /**
  * The peer client's orderings that differ from ORDER_BY, mapped to the key the list sorts by.
- * Cycles and modules are not built yet: ordering by their names keeps the manual order.
+ * Ordering by cycle or module name is not built yet: it keeps the manual order.
  */
 export const ORDER_BY_ALIASES: Readonly<Record<string, OrderByKey>> = {
   estimate_point: "estimate_point__key",

@@ -11,8 +11,8 @@
  *   "2026-01-05" exactly that day; relative "1_weeks;after;fromnow" / "2_months;before;ago"
  *   count a week as 7 days and a month as 30 days from today. Several terms all apply (a
  *   range). Items without the date never match a date filter;
- * - cycle: the item's cycle_id ("None": in no cycle); module: not built yet, so no item has
- *   one: only "None" matches;
+ * - cycle: the item's cycle_id ("None": in no cycle); module: any of the item's module_ids
+ *   ("None": in no module);
  * - mentions, issue_type, team_project: accepted and ignored (not built yet).
  */
 import { isPriority, PRIORITIES, type Priority } from "../constants/issues.ts";
