@@ -362,6 +362,8 @@ describe("cycle work items", () => {
     expect(created.cycle_id).toBe(c.id);
     const cleared = await client(t.app, f.w.member).patch(`${f.project.url}/issues/${created.id}/`, { cycle_id: "" });
     expect(cleared.json().cycle_id).toBeNull();
+    // Quick add from a cycle's None group sends "None": no cycle.
+    expect((await createIssue(t, f.w.member, f.project.url, { cycle_id: "None" })).cycle_id).toBeNull();
     const other = await createIssue(t, f.w.member, f.project.url);
     const bulk = await client(t.app, f.w.member).post(`${f.project.url}/bulk-operation-issues/`, {
       issue_ids: [created.id, other.id],

@@ -16,6 +16,8 @@ export const optionalRef = z.preprocess((value) => (value === "" ? null : value)
  * there).
  */
 export const stateRef = z.preprocess((value) => (value === "" ? undefined : value), id.nullable().optional());
+/** A cycle reference: like optionalRef, and the list's "None" group value also means none. */
+const cycleRef = z.preprocess((value) => (value === "" || value === "None" ? null : value), id.nullable());
 const ids = (max: number) => z.array(id).max(max, `At most ${max} ids`);
 
 /** yyyy-MM-dd, read from the first 10 characters (product-domain §5); null clears. */
@@ -57,8 +59,8 @@ const formFields = {
   target_date: dateField,
   sort_order: z.number().finite(),
   project_id: id,
-  /** The item's cycle (routes/cycles): null or "" takes it out of its cycle. */
-  cycle_id: optionalRef,
+  /** The item's cycle (routes/cycles): null, "" or "None" (quick add's None) means no cycle. */
+  cycle_id: cycleRef,
   /** The item's modules (routes/modules): the whole list; null or "" means none. */
   module_ids: z.preprocess((value) => (value === null || value === "" ? [] : value), ids(100)),
   type_id: notYet("Work item types", isNullish),
@@ -91,7 +93,7 @@ export const bulkOperationBody = z.object({
       start_date: dateField,
       target_date: dateField,
       estimate_point: optionalRef,
-      cycle_id: optionalRef,
+      cycle_id: cycleRef,
       /** Added to each item's own modules, like assignees and labels. */
       module_ids: ids(100),
     })
