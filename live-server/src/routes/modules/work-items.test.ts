@@ -8,7 +8,7 @@ import { addDays } from "@tideline/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
-import { issueActivities } from "../../db/schema.ts";
+import { estimatePoints, estimates, issueActivities, issues, moduleIssues, projects } from "../../db/schema.ts";
 import {
   activitiesOf,
   anotherProject,
@@ -215,6 +215,109 @@ describe("progress", () => {
     expect(chart[start]).toBe(0);
     expect(chart[today]).toBe(2);
     expect(chart[end]).toBeNull();
+  });
+
+  it("sums estimate points by state group and fills estimate_distribution for a points estimate", async () => {
+    const p = await anotherProjectUrl();
+    const [project] = await t.db.select().from(projects).where(eq(projects.id, p.id));
+    if (!project) throw new Error("no project");
+    const [estimate] = await t.db
+      .insert(estimates)
+      .values({ workspaceId: project.workspaceId, projectId: p.id, name: "Points", type: "points" })
+      .returning();
+    if (!estimate) throw new Error("no estimate");
+    const points = await t.db
+      .insert(estimatePoints)
+      .values(
+        [1, 2].map((key) => ({
+          workspaceId: project.workspaceId,
+          projectId: p.id,
+          estimateId: estimate.id,
+          key,
+          value: String(key * 2.5),
+        })),
+      )
+      .returning();
+    await t.db.update(projects).set({ estimateId: estimate.id }).where(eq(projects.id, p.id));
+    const m = await createModule(t, f.w.admin, p.url);
+    const done = await stateOf(t, p.id, "completed");
+    await createIssue(t, f.w.admin, p.url, { module_ids: [m.id], estimate_point: points[0]?.id, state_id: done });
+    await createIssue(t, f.w.admin, p.url, { module_ids: [m.id], estimate_point: points[1]?.id });
+    await createIssue(t, f.w.admin, p.url, { module_ids: [m.id] });
+    const detail = (await client(t.app, f.w.admin).get(`${p.url}/modules/${m.id}/`)).json();
+    expect(detail).toMatchObject({
+      total_issues: 3,
+      total_estimate_points: 7.5,
+      completed_estimate_points: 2.5,
+      backlog_estimate_points: 5,
+    });
+    const none = detail.estimate_distribution.assignees.find((x: { assignee_id: string | null }) => !x.assignee_id);
+    expect(none).toMatchObject({ total_estimates: 7.5, completed_estimates: 2.5, pending_estimates: 5 });
+    const listed = (await client(t.app, f.w.admin).get(`${p.url}/modules/`)).json();
+    expect(listed.find((x: { id: string }) => x.id === m.id)?.total_estimate_points).toBe(7.5);
+  });
+
+  it("answers the detail and the list of a module with 2,000 work items (timings printed)", async () => {
+    const p = await anotherProjectUrl();
+    const today = new Date().toISOString().slice(0, 10);
+    const m = await createModule(t, f.w.admin, p.url, {
+      start_date: addDays(today, -14),
+      target_date: addDays(today, 14),
+    });
+    const [project] = await t.db.select().from(projects).where(eq(projects.id, p.id));
+    if (!project) throw new Error("no project");
+    const state = await stateOf(t, p.id, "started");
+    const rows = await t.db
+      .insert(issues)
+      .values(
+        Array.from({ length: 2000 }, (_, i) => ({
+          workspaceId: project.workspaceId,
+          projectId: p.id,
+          sequenceId: 100_000 + i,
+          name: `Bulk ${i}`,
+          stateId: state,
+        })),
+      )
+      .returning({ id: issues.id });
+    expect(
+      (
+        await client(t.app, f.w.admin).post(`${p.url}/modules/${m.id}/issues/`, {
+          issues: rows.slice(0, 500).map((r) => r.id),
+        })
+      ).statusCode,
+    ).toBe(201);
+    await t.db
+      .insert(moduleIssues)
+      .values(
+        rows
+          .slice(500)
+          .map((r) => ({ moduleId: m.id, issueId: r.id, workspaceId: project.workspaceId, projectId: p.id })),
+      );
+    const time = async (url: string) => {
+      const samples: number[] = [];
+      let body: unknown;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        const res = await client(t.app, f.w.admin).get(url);
+        samples.push(performance.now() - started);
+        expect(res.statusCode).toBe(200);
+        body = res.json();
+      }
+      samples.sort((a, b) => a - b);
+      return { median: Math.round(samples[2] ?? 0), body };
+    };
+    const detail = await time(`${p.url}/modules/${m.id}/`);
+    const list = await time(`${p.url}/modules/`);
+    const items = await time(`${p.url}/modules/${m.id}/issues/?group_by=state_id`);
+    console.log(
+      `modules with 2,000 items (median of 5): detail ${detail.median} ms, list ${list.median} ms, work items grouped ${items.median} ms`,
+    );
+    expect((detail.body as { total_issues: number }).total_issues).toBe(2000);
+    expect(
+      (detail.body as { distribution: { completion_chart: Record<string, number> } }).distribution.completion_chart[
+        today
+      ],
+    ).toBe(2000);
   });
 
   it("computes the completion chart from membership and state history", () => {
