@@ -156,7 +156,7 @@ describe("create, get, patch, delete", () => {
     expect((await client(t.app, f.w.member).delete(cycleUrl(c.id))).statusCode).toBe(204);
     expect(await t.db.select().from(cycles).where(eq(cycles.id, c.id))).toEqual([]);
     expect(await t.db.select().from(cycleIssues).where(eq(cycleIssues.issueId, item.id))).toEqual([]);
-    const history = (await activitiesOf(t, item.id)).filter((a) => a.field === "cycle");
+    const history = (await activitiesOf(t, item.id)).filter((a) => a.field === "cycles");
     expect(history.map((h) => [h.oldIdentifier, h.newIdentifier])).toEqual([
       [null, c.id],
       [c.id, null],
@@ -299,7 +299,7 @@ describe("cycle work items", () => {
     await client(t.app, f.w.member).post(`${cycleUrl(b.id)}cycle-issues/`, { issues: [x.id] });
     const rows = await t.db.select().from(cycleIssues).where(eq(cycleIssues.issueId, x.id));
     expect(rows.map((r) => r.cycleId)).toEqual([b.id]);
-    const history = (await activitiesOf(t, x.id)).filter((h) => h.field === "cycle");
+    const history = (await activitiesOf(t, x.id)).filter((h) => h.field === "cycles");
     expect(history.map((h) => [h.oldValue, h.newValue])).toEqual([
       [null, "A"],
       ["A", "B"],
@@ -382,7 +382,7 @@ describe("cycle work items", () => {
     });
     expect(published.statusCode, published.body).toBe(200);
     expect((await client(t.app, f.w.member).get(`${cycleUrl(c.id)}progress/`)).json().total_issues).toBe(3);
-    const history = (await activitiesOf(t, draft.json().id)).filter((h) => h.field === "cycle");
+    const history = (await activitiesOf(t, draft.json().id)).filter((h) => h.field === "cycles");
     expect(history.map((h) => h.newIdentifier)).toEqual([c.id]);
   });
 });

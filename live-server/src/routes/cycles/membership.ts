@@ -2,7 +2,7 @@
  * Which cycle a work item is in (cycle_issues: at most one row per item). Used by the cycle
  * routes (add many, remove one, transfer) and by the work-item writes that accept cycle_id
  * (create, patch, bulk, quick add, drafts). Every real move records a history row on the item
- * (field "cycle", old/new cycle name and id — "added to cycle X", "removed from cycle X") that
+ * (field "cycles" as in the reference, old/new cycle name and id — "added to cycle X", "removed from cycle X") that
  * the burndown reads back, touches the item's updated_at, and schedules one cycle.updated with
  * fresh counters per cycle touched (progress.ts). Callers emit the item's issue.updated.
  */
@@ -108,7 +108,7 @@ export async function moveItemsToCycle(
         issueId: item.id,
         actorId,
         verb: "updated",
-        field: "cycle",
+        field: "cycles",
         oldValue: old ? (names.get(old) ?? null) : null,
         newValue: target?.name ?? null,
         oldIdentifier: old,
@@ -139,7 +139,7 @@ export async function announceDraftCycle(tx: Tx, emit: EmitFn, row: IssueRow, ac
     issueId: row.id,
     actorId,
     verb: "updated",
-    field: "cycle",
+    field: "cycles",
     newValue: link.name,
     newIdentifier: link.cycleId,
   });

@@ -58,7 +58,7 @@ describe("timing (printed, not asserted)", () => {
       ),
       added as (
         insert into issue_activities (workspace_id, project_id, issue_id, actor_id, verb, field, new_value, new_identifier, created_at)
-        select workspace_id, ${p}::uuid, id, ${u}::uuid, 'updated', 'cycle', 'Big', ${cycle.id}::uuid,
+        select workspace_id, ${p}::uuid, id, ${u}::uuid, 'updated', 'cycles', 'Big', ${cycle.id}::uuid,
                now() - interval '10 days' + (sequence_id % 5) * interval '1 day'
         from ins returning 1
       )

@@ -1,7 +1,7 @@
 /**
  * Cycle progress: counters per state group (work items and estimate points), the assignee and
  * label distribution, and the burndown computed from work-item history (issue_activities rows
- * of field "state" and "cycle"), never from a stored series. Work items counted: in the cycle,
+ * of field "state" and "cycles"), never from a stored series. Work items counted: in the cycle,
  * not deleted, not archived, not drafts. Estimate points: the numeric value of the item's
  * current estimate point (non-numeric values such as categories count 0).
  *
@@ -102,7 +102,7 @@ export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId
         where i.project_id = ${project.id}::uuid and ${LIVE_ITEM}
           and (ci.cycle_id = ${cycleId}::uuid or i.id in (
             select a.issue_id from issue_activities a
-            where a.project_id = ${project.id}::uuid and a.field = 'cycle'
+            where a.project_id = ${project.id}::uuid and a.field = 'cycles'
               and (a.old_identifier = ${cycleId}::uuid or a.new_identifier = ${cycleId}::uuid)))`,
   );
   if (!items.length) return [];
@@ -124,7 +124,7 @@ export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId
         from issue_activities a
         left join states so on a.field = 'state' and so.id = a.old_identifier
         left join states sn on a.field = 'state' and sn.id = a.new_identifier
-        where a.issue_id = any(${idArray}) and a.field in ('state', 'cycle')
+        where a.issue_id = any(${idArray}) and a.field in ('state', 'cycles')
         order by a.issue_id, a.created_at, a.id`,
   );
   const byItem = new Map<string, CycleHistoryEvent[]>();
