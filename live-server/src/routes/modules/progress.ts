@@ -9,10 +9,10 @@
  * day from start to target date, the items in the module at the end of that day (from the
  * "modules" history rows this module's add/remove write) that were not in a completed or
  * cancelled state group at the end of that day (from the "state" rows). Days after today are
- * null. The cycles helper has the same computation for cycles (shared/src/logic/cycles.ts, not
- * yet committed when this was written): `moduleCompletionChart` is the module's own copy.
+ * null. The day-by-day reconstruction is the cycles' burndown (shared/src/logic/cycles.ts);
+ * this file only reads the module's history into it.
  */
-import { addDays, calendarDate, type StateGroup } from "@tideline/shared";
+import { type BurndownItem, calendarDate, completionChart, computeBurndown, type StateGroup } from "@tideline/shared";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, queryRows } from "../../db/client.ts";
 import type { ModuleRow } from "./presenter.ts";
@@ -159,23 +159,11 @@ export type ChartItem = {
   history: ModuleHistoryEvent[];
 };
 
-/** The value of one history kind at the end of `day`: the last change on or before it, else what the first later change started from, else now. */
-function valueAt(item: ChartItem, kind: "state" | "member", day: string): StateGroup | null | boolean {
-  let last: ModuleHistoryEvent | undefined;
-  let firstAfter: ModuleHistoryEvent | undefined;
-  for (const e of item.history) {
-    if (e.kind !== kind) continue;
-    if (e.day <= day) last = e;
-    else if (!firstAfter) firstAfter = e;
-  }
-  if (last) return last.to;
-  if (firstAfter) return firstAfter.from;
-  return kind === "state" ? item.group : item.inModule;
-}
-
 /**
  * Pending work (items, or their points) per day from `start` to `end`: in the module at the
- * end of the day and not completed or cancelled then. Days after `today` are null.
+ * end of the day and not completed or cancelled then; days after `today` are null. The cycles'
+ * burndown does the reconstruction (shared/src/logic/cycles.ts): a module's membership is read
+ * as the cycle membership there.
  */
 export function moduleCompletionChart(
   items: readonly ChartItem[],
@@ -184,22 +172,14 @@ export function moduleCompletionChart(
   today: string,
   unit: "issues" | "points",
 ): Record<string, number | null> {
-  const out: Record<string, number | null> = {};
-  for (let day = start, n = 0; day <= end && n < 3700; day = addDays(day, 1), n++) {
-    if (day > today) {
-      out[day] = null;
-      continue;
-    }
-    let pending = 0;
-    for (const item of items) {
-      if (!valueAt(item, "member", day)) continue;
-      const group = valueAt(item, "state", day);
-      if (group === "completed" || group === "cancelled") continue;
-      pending += unit === "points" ? item.points : 1;
-    }
-    out[day] = round2(pending);
-  }
-  return out;
+  const asCycleItems: BurndownItem[] = items.map((item, i) => ({
+    id: String(i),
+    group: item.group,
+    inCycle: item.inModule,
+    points: item.points,
+    history: item.history.map((e) => (e.kind === "member" ? { ...e, kind: "cycle" as const } : e)),
+  }));
+  return completionChart(computeBurndown({ start_date: start, end_date: end, today, items: asCycleItems, unit }));
 }
 
 /** The chart's items from the database: every counted item that is or was in the module, with its history. */
