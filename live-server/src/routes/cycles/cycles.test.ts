@@ -171,6 +171,37 @@ describe("access", () => {
     const c = await createCycle({ name: "Guarded" });
     expect((await client(t.app, null).get(cyclesUrl())).statusCode).toBe(401);
     expect((await client(t.app, null).post(cyclesUrl(), { name: "x" })).statusCode).toBe(401);
+    const anonymous = client(t.app, null) as unknown as Record<
+      string,
+      (u: string, b?: unknown) => Promise<{ statusCode: number }>
+    >;
+    const every: [string, string][] = [
+      ["get", `/api/workspaces/${f.w.slug}/cycles/`],
+      ["get", `/api/workspaces/${f.w.slug}/active-cycles/`],
+      ["post", `${cyclesUrl()}date-check/`],
+      ["get", cycleUrl(c.id)],
+      ["patch", cycleUrl(c.id)],
+      ["delete", cycleUrl(c.id)],
+      ...["progress/", "cycle-progress/", "analytics/", "cycle-issues/", "user-properties/"].map(
+        (x) => ["get", `${cycleUrl(c.id)}${x}`] as [string, string],
+      ),
+      ["post", `${cycleUrl(c.id)}cycle-issues/`],
+      ["delete", `${cycleUrl(c.id)}cycle-issues/${c.id}/`],
+      ["post", `${cycleUrl(c.id)}transfer-issues/`],
+      ["post", `${cycleUrl(c.id)}archive/`],
+      ["delete", `${cycleUrl(c.id)}archive/`],
+      ["patch", `${cycleUrl(c.id)}user-properties/`],
+      ["get", `${f.project.url}/archived-cycles/`],
+      ["post", `${f.project.url}/user-favorite-cycles/`],
+      ["delete", `${f.project.url}/user-favorite-cycles/${c.id}/`],
+    ];
+    for (const [method, url] of every) {
+      const call = anonymous[method] as (u: string, b?: unknown) => Promise<{ statusCode: number }>;
+      expect(
+        (await call(url, method === "get" || method === "delete" ? undefined : {})).statusCode,
+        `${method} ${url}`,
+      ).toBe(401);
+    }
     // The stranger's own workspace path with our ids, and our path: 404 both ways.
     expect((await client(t.app, f.w.stranger).get(cycleUrl(c.id))).statusCode).toBe(404);
     expect((await client(t.app, f.w.stranger).get(`${f.foreign.url}/cycles/${c.id}/`)).statusCode).toBe(404);
