@@ -368,7 +368,7 @@ export async function deleteModule(ctx: Ctx, origin: EventOrigin, access: Projec
       .delete(userFavorites)
       .where(and(eq(userFavorites.entityType, MODULE_FAVORITE), eq(userFavorites.entityIdentifier, current.id)));
     await tx.delete(modules).where(eq(modules.id, current.id));
-    for (const item of await loadIssues(tx, { ids: issueIds })) {
+    for (const item of await loadIssues(tx, { ids: issueIds, includeDescription: true })) {
       if (!item.is_draft) emitIssue(emit, "issue.updated", item, { changed_fields: ["module_ids"] });
     }
     emit("module.deleted", scopeOf(current), eventData(presented));

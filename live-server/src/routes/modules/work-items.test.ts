@@ -117,6 +117,20 @@ describe("module work items", () => {
   });
 });
 
+describe("deleting a module", () => {
+  it("takes its work items out, with history and issue.updated", async () => {
+    const m = await createModule(t, f.w.member, f.project.url);
+    const keep = await createModule(t, f.w.member, f.project.url);
+    const item = await createIssue(t, f.w.member, f.project.url, { module_ids: [m.id, keep.id] });
+    expect((await client(t.app, f.w.admin).delete(`${f.project.url}/modules/${m.id}/`)).statusCode).toBe(204);
+    const after = (await client(t.app, f.w.member).get(`${f.project.url}/issues/${item.id}/`)).json();
+    expect(after.module_ids).toEqual([keep.id]);
+    const removed = (await activitiesOf(t, item.id)).filter((h) => h.field === "modules" && h.oldIdentifier === m.id);
+    expect(removed).toHaveLength(1);
+    expect(eventsOf(f, "issue.updated", item.id).at(-1)?.data.module_ids).toEqual([keep.id]);
+  });
+});
+
 describe("module_ids on work items", () => {
   it("accepts module_ids on create and patch; a module of another project is a 400 with nothing stored", async () => {
     const m1 = await createModule(t, f.w.member, f.project.url);
