@@ -61,7 +61,8 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.load('14px "Inter Variable"');
     await document.fonts.ready;
-    await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined)));
+    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
   });
   const path = test.info().outputPath(`${name}.png`);
   await page.screenshot({ path });
@@ -214,6 +215,7 @@ test.describe
     });
 
     test("screens in light and dark", async () => {
+      test.setTimeout(180_000);
       for (const scheme of ["light", "dark"] as const) {
         await page.emulateMedia({ colorScheme: scheme });
         await page.evaluate((t) => localStorage.setItem("tideline:theme", t), scheme);
@@ -250,6 +252,7 @@ test.describe
 
 test.describe("the narrowest phone (360 px)", () => {
   test("onboards and uses the main screens without overlap or sideways overflow", async ({ browser, baseURL }) => {
+    test.setTimeout(180_000);
     const origin = baseURL ?? "http://localhost:3100";
     const context = await browser.newContext({ baseURL: origin, viewport: NARROW, hasTouch: true, isMobile: true });
     const page = await context.newPage();
@@ -340,6 +343,7 @@ test.describe("god-mode on a phone", () => {
 
 test.describe("the bundled font on a desktop", () => {
   test("body text is set in Inter, loaded from the app itself", async ({ browser, baseURL }) => {
+    test.setTimeout(180_000);
     const origin = baseURL ?? "http://localhost:3100";
     const context = await browser.newContext({ baseURL: origin, viewport: DESKTOP });
     const page = await context.newPage();
@@ -348,6 +352,7 @@ test.describe("the bundled font on a desktop", () => {
       if (r.resourceType() === "font" || /fonts\.(googleapis|gstatic)/.test(r.url())) fontRequests.push(r.url());
     });
     const api = new WorkItemsApi(page, origin);
+    await api.ensureInstance(ADMIN);
     await api.signUp("dora@desktop.test", "Anchor-reef-lamp-77", "Dora", "Desk");
     const f = await api.createWorkspaceAndProject("desk-e2e", "Desktop Board", "DB");
     await api.createWorkItem(f, { name: LONG_TITLE, priority: "high" });
@@ -382,6 +387,35 @@ test.describe("the bundled font on a desktop", () => {
       await shoot(page, `desktop-${scheme}-calendar`);
       await page.keyboard.press("Escape");
     }
+
+    // Both pickers work from the keyboard alone.
+    await page.goto(`/${f.slug}/settings/`);
+    const size = page.getByRole("combobox", { name: "Organization size" });
+    await size.focus();
+    await page.keyboard.press("Enter");
+    const sizes = page.getByRole("listbox", { name: "Organization size" });
+    await expect(sizes).toBeFocused();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect(sizes).toBeHidden();
+    await expect(size).toHaveText("11-50");
+    await expect(size).toBeFocused();
+    await page.goto(`/${f.slug}/browse/${f.identifier}-1/`);
+    const due = page.getByRole("button", { name: /^Target date: / });
+    await due.focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("dialog", { name: "Target date" })).toBeVisible();
+    // The calendar focuses today: → is tomorrow, Enter picks it.
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("dialog", { name: "Target date" })).toBeHidden();
+    const tomorrow = await page.evaluate(() => {
+      const d = new Date();
+      d.setDate(d.getDate() + 1);
+      return d.toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric" });
+    });
+    await expect(page.getByRole("button", { name: `Target date: ${tomorrow}` })).toBeVisible();
+
     // The desktop's sidebar collapse is remembered across a reload; on a phone-sized window the
     // drawer shows the whole sidebar anyway, and back on the desktop it is still collapsed.
     const sidebar = page.getByRole("navigation", { name: "Workspace" });
