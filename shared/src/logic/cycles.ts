@@ -216,3 +216,34 @@ export function computeBurndown(input: BurndownInput): BurndownPoint[] {
 export function completionChart(points: readonly BurndownPoint[]): Record<string, number | null> {
   return Object.fromEntries(points.map((p) => [p.date, p.pending]));
 }
+
+/** Per state-group counts of work items and estimate points, as cycles and modules carry them (TProgressSnapshot without distributions). */
+export type ProgressCounters = {
+  total_issues: number;
+  backlog_issues: number;
+  unstarted_issues: number;
+  started_issues: number;
+  completed_issues: number;
+  cancelled_issues: number;
+  total_estimate_points: number;
+  backlog_estimate_points: number;
+  unstarted_estimate_points: number;
+  started_estimate_points: number;
+  completed_estimate_points: number;
+  cancelled_estimate_points: number;
+};
+
+export const EMPTY_PROGRESS_COUNTERS: Readonly<ProgressCounters> = Object.freeze({
+  total_issues: 0,
+  backlog_issues: 0,
+  unstarted_issues: 0,
+  started_issues: 0,
+  completed_issues: 0,
+  cancelled_issues: 0,
+  total_estimate_points: 0,
+  backlog_estimate_points: 0,
+  unstarted_estimate_points: 0,
+  started_estimate_points: 0,
+  completed_estimate_points: 0,
+  cancelled_estimate_points: 0,
+});

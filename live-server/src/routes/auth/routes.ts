@@ -24,6 +24,7 @@ import { hasValidCsrf, issueCsrfToken } from "../../auth/csrf.ts";
 import { proveAddress } from "../../auth/email-proof.ts";
 import { field, redirectAfterSignIn, redirectWithAuthError } from "../../auth/redirect.ts";
 import { clearSessionCookie, revokeSession, revokeUserSessions, SESSION_COOKIE } from "../../auth/sessions.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import { users } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { forbidden } from "../../http/errors.ts";
@@ -39,7 +40,6 @@ import {
   findUserByEmail,
   hasPendingInvitation,
   issuePasswordToken,
-  isUniqueViolation,
   markPasswordTokenUsed,
   startSession,
   type UserRow,

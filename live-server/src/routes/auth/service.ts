@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { randomToken, sha256 } from "../../auth/crypto.ts";
 import { createSession, revokeSession, SESSION_COOKIE, setSessionCookie } from "../../auth/sessions.ts";
 import type { DbOrTx } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import { passwordTokens, userProfiles, users, workspaceInvitations } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { authSwitches, getInstance, hasInstanceAdmin } from "../instances/service.ts";
@@ -44,17 +45,6 @@ export async function hasPendingInvitation(db: DbOrTx, email: string): Promise<b
     )
     .limit(1);
   return Boolean(row);
-}
-
-/** Postgres unique_violation (two sign-ups for one e-mail at once). */
-export function isUniqueViolation(error: unknown): boolean {
-  let e: unknown = error;
-  // Drizzle wraps driver errors; the SQLSTATE sits on the cause.
-  for (let depth = 0; e && typeof e === "object" && depth < 4; depth++) {
-    if ((e as { code?: unknown }).code === "23505") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** The user and their profile, together or not at all. */

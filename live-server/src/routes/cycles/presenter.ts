@@ -2,41 +2,19 @@
  * How a cycle appears in API responses and cycle.* events (the reference's ICycle, snake_case).
  * Counters come from progress.ts: live ones, or the frozen progress_snapshot once completed.
  */
-import { type CycleStatus, cycleDaysLeft, cycleStatus } from "@tideline/shared";
+import {
+  type CycleStatus,
+  cycleDaysLeft,
+  cycleStatus,
+  EMPTY_PROGRESS_COUNTERS,
+  type ProgressCounters,
+} from "@tideline/shared";
 import type { cycles } from "../../db/schema.ts";
 
 export type CycleRow = typeof cycles.$inferSelect;
 
-/** Per state-group counts of work items and estimate points (TProgressSnapshot without distributions). */
-export type CycleCounters = {
-  total_issues: number;
-  backlog_issues: number;
-  unstarted_issues: number;
-  started_issues: number;
-  completed_issues: number;
-  cancelled_issues: number;
-  total_estimate_points: number;
-  backlog_estimate_points: number;
-  unstarted_estimate_points: number;
-  started_estimate_points: number;
-  completed_estimate_points: number;
-  cancelled_estimate_points: number;
-};
-
-export const EMPTY_COUNTERS: CycleCounters = {
-  total_issues: 0,
-  backlog_issues: 0,
-  unstarted_issues: 0,
-  started_issues: 0,
-  completed_issues: 0,
-  cancelled_issues: 0,
-  total_estimate_points: 0,
-  backlog_estimate_points: 0,
-  unstarted_estimate_points: 0,
-  started_estimate_points: 0,
-  completed_estimate_points: 0,
-  cancelled_estimate_points: 0,
-};
+export type CycleCounters = ProgressCounters;
+export const EMPTY_COUNTERS: ProgressCounters = EMPTY_PROGRESS_COUNTERS;
 
 export type CycleExtras = {
   counters: CycleCounters;

@@ -18,6 +18,7 @@ import { labelParentCreatesCycle, labelPosition } from "@tideline/shared";
 import { and, asc, eq, isNull, max, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { DbOrTx } from "../../db/client.ts";
+import { uniqueViolation } from "../../db/errors.ts";
 import { labels, projectMembers, projects } from "../../db/schema.ts";
 import { type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
@@ -29,17 +30,6 @@ import type { CreateLabelBody, UpdateLabelBody } from "./schema.ts";
 type Ctx = Pick<AppContext, "db" | "events">;
 
 const scopeOf = (l: LabelRow) => ({ workspaceId: l.workspaceId, projectId: l.projectId, entityId: l.id });
-
-/** The Postgres unique-violation constraint behind `error` (drizzle wraps driver errors), if any. */
-function uniqueViolation(error: unknown): string | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const e = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (e.code === "23505") return typeof e.constraint === "string" ? e.constraint : "";
-    current = e.cause;
-  }
-  return null;
-}
 
 const nameTaken = (name: string) =>
   conflict(

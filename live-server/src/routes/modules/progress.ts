@@ -12,40 +12,21 @@
  * null. The day-by-day reconstruction is the cycles' burndown (shared/src/logic/cycles.ts);
  * this file only reads the module's history into it.
  */
-import { type BurndownItem, calendarDate, completionChart, computeBurndown, type StateGroup } from "@tideline/shared";
+import {
+  type BurndownItem,
+  calendarDate,
+  completionChart,
+  computeBurndown,
+  EMPTY_PROGRESS_COUNTERS,
+  type ProgressCounters,
+  type StateGroup,
+} from "@tideline/shared";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, queryRows } from "../../db/client.ts";
 import type { ModuleRow } from "./presenter.ts";
 
-export type ModuleCounters = {
-  total_issues: number;
-  backlog_issues: number;
-  unstarted_issues: number;
-  started_issues: number;
-  completed_issues: number;
-  cancelled_issues: number;
-  total_estimate_points: number;
-  backlog_estimate_points: number;
-  unstarted_estimate_points: number;
-  started_estimate_points: number;
-  completed_estimate_points: number;
-  cancelled_estimate_points: number;
-};
-
-export const ZERO_COUNTERS: ModuleCounters = {
-  total_issues: 0,
-  backlog_issues: 0,
-  unstarted_issues: 0,
-  started_issues: 0,
-  completed_issues: 0,
-  cancelled_issues: 0,
-  total_estimate_points: 0,
-  backlog_estimate_points: 0,
-  unstarted_estimate_points: 0,
-  started_estimate_points: 0,
-  completed_estimate_points: 0,
-  cancelled_estimate_points: 0,
-};
+export type ModuleCounters = ProgressCounters;
+export const ZERO_COUNTERS: ProgressCounters = EMPTY_PROGRESS_COUNTERS;
 
 const GROUPS = ["backlog", "unstarted", "started", "completed", "cancelled"] as const;
 

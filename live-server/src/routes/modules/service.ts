@@ -18,6 +18,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL } from "drizzl
 import { htmlToPlainText, sanitizeRichText } from "../../content/sanitize.ts";
 import type { AppContext } from "../../context.ts";
 import type { DbOrTx, Tx } from "../../db/client.ts";
+import { uniqueViolation } from "../../db/errors.ts";
 import { moduleIssues, moduleMembers, modules, projectMembers, projects, userFavorites } from "../../db/schema.ts";
 import { type EmitFn, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, conflict, type FieldErrors, forbidden, notFound } from "../../http/errors.ts";
@@ -36,16 +37,6 @@ type Ctx = Pick<AppContext, "db" | "events">;
 export const MODULE_FAVORITE = "module";
 
 const scopeOf = (m: ModuleRow) => ({ workspaceId: m.workspaceId, projectId: m.projectId, entityId: m.id });
-
-function uniqueViolation(error: unknown): string | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const e = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (e.code === "23505") return typeof e.constraint === "string" ? e.constraint : "";
-    current = e.cause;
-  }
-  return null;
-}
 
 const nameTaken = (name: string) =>
   conflict(

@@ -22,6 +22,7 @@ import {
 } from "@tideline/shared";
 import { and, asc, count, eq, inArray, isNotNull, isNull, max, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
+import { uniqueViolation } from "../../db/errors.ts";
 import { projectMembers, projects, states, userFavorites, workspaceMembers } from "../../db/schema.ts";
 import { type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
@@ -40,17 +41,6 @@ export const PROJECT_FAVORITE = "project";
 const FAVORITE_STEP = 10000;
 
 // ───────────────────────────── helpers ─────────────────────────────
-
-/** The Postgres unique-violation constraint behind `error` (drizzle wraps driver errors), if any. */
-function uniqueViolation(error: unknown): string | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const e = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (e.code === "23505") return typeof e.constraint === "string" ? e.constraint : "";
-    current = e.cause;
-  }
-  return null;
-}
 
 const identifierTaken = (identifier: string) =>
   conflict(

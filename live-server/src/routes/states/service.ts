@@ -16,6 +16,7 @@ import { compareStates, statePosition } from "@tideline/shared";
 import { and, count, eq, isNull, max, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context.ts";
 import type { DbOrTx } from "../../db/client.ts";
+import { uniqueViolation } from "../../db/errors.ts";
 import { issues, projectMembers, projects, states } from "../../db/schema.ts";
 import { type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, conflict, notFound } from "../../http/errors.ts";
@@ -27,17 +28,6 @@ import type { CreateStateBody, UpdateStateBody } from "./schema.ts";
 type Ctx = Pick<AppContext, "db" | "events">;
 
 const scopeOf = (s: StateRow) => ({ workspaceId: s.workspaceId, projectId: s.projectId, entityId: s.id });
-
-/** The Postgres unique-violation constraint behind `error` (drizzle wraps driver errors), if any. */
-function uniqueViolation(error: unknown): string | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === "object"; depth++) {
-    const e = current as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (e.code === "23505") return typeof e.constraint === "string" ? e.constraint : "";
-    current = e.cause;
-  }
-  return null;
-}
 
 const nameTaken = (name: string) =>
   conflict(

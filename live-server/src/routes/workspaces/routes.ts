@@ -13,6 +13,7 @@
 import { ROLE } from "@tideline/shared";
 import { and, count, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import { isUniqueViolation } from "../../db/errors.ts";
 import { userProfiles, users, workspaceMembers, workspaces } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, parse } from "../../http/errors.ts";
@@ -21,15 +22,7 @@ import { presentWorkspace } from "../../presenters/workspace.ts";
 import { invitationRoutes } from "./invitation-routes.ts";
 import { memberRoutes } from "./member-routes.ts";
 import { createWorkspaceBody, updateWorkspaceBody } from "./schema.ts";
-import {
-  createWorkspace,
-  isSlugTaken,
-  isUniqueViolation,
-  normalizeSlug,
-  slugProblem,
-  slugReserved,
-  slugTaken,
-} from "./service.ts";
+import { createWorkspace, isSlugTaken, normalizeSlug, slugProblem, slugReserved, slugTaken } from "./service.ts";
 
 type SlugParams = { slug: string };
 

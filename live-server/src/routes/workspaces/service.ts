@@ -9,6 +9,7 @@ import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { randomToken, safeEqual, sha256 } from "../../auth/crypto.ts";
 import type { DbOrTx } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
 import {
   projectMembers,
   userProfiles,
@@ -58,15 +59,6 @@ export const slugReserved = (slug: string) =>
     { slug: ["This word is reserved. Choose another workspace URL."] },
     "SLUG_RESERVED",
   );
-
-/** A unique-index violation (Postgres 23505), whether raw or wrapped by Drizzle. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
-    if (typeof e === "object" && (e as { code?: unknown }).code === "23505") return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 // ───────────────────────────── workspaces ─────────────────────────────
 
