@@ -7,7 +7,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { randomToken, sha256 } from "../../auth/crypto.ts";
 import { createSession, revokeSession, SESSION_COOKIE, setSessionCookie } from "../../auth/sessions.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
 import { passwordTokens, userProfiles, users, workspaceInvitations } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { authSwitches, getInstance, hasInstanceAdmin } from "../instances/service.ts";

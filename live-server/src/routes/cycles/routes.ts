@@ -5,14 +5,7 @@
  * member or above (403 for guests); deleting: project admin or the cycle's creator. Favorites
  * and user-properties are the caller's own (member and above for favorites, like the reference).
  */
-import {
-  displayFiltersPatchSchema,
-  displayPropertiesPatchSchema,
-  mergeSavedDisplayFilters,
-  ROLE,
-  readDisplayProperties,
-  readSavedDisplayFilters,
-} from "@tideline/shared";
+import { ROLE, readDisplayProperties, readSavedDisplayFilters } from "@tideline/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { DbOrTx } from "../../db/client.ts";
@@ -22,8 +15,7 @@ import { badRequest, parse } from "../../http/errors.ts";
 import { type ProjectAccess, projectAccess, workspaceAccess } from "../../policies/access.ts";
 import { readListQuery, singleQueryValue, visibleConditions } from "../issues/common.ts";
 import { listIssuePage, parseCursor } from "../issues/list.ts";
-import { userPropertiesBody } from "../issues/schema.ts";
-import { mergeFilters } from "../issues/user-properties-routes.ts";
+import { applyUserPropertiesPatch, parseUserPropertiesPatch } from "../issues/user-properties-routes.ts";
 import type { CycleRow } from "./presenter.ts";
 import { cycleCounters, cycleProgress, freezeCompleted, projectToday } from "./progress.ts";
 import {
@@ -323,15 +315,9 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: CycleParams }>(`${CYCLE}/user-properties/`, async (request) => {
     const a = await access(request);
     const cycle = await getCycleRow(db, a.project, request.params.cycleId, { archived: "any" });
-    const body = parse(userPropertiesBody, request.body);
-    const displayPatch = body.display_filters ? parse(displayFiltersPatchSchema, body.display_filters) : undefined;
-    const propertiesPatch = body.display_properties
-      ? (parse(displayPropertiesPatchSchema, body.display_properties) as Record<string, boolean>)
-      : undefined;
+    const patch = parseUserPropertiesPatch(request.body);
     const row = await ensureProperties(a, cycle);
-    const filters = body.filters ? mergeFilters(row.filters, body.filters) : row.filters;
-    const displayFilters = mergeSavedDisplayFilters(row.displayFilters, body.display_filters ?? {}, displayPatch ?? {});
-    const displayProperties = { ...readDisplayProperties(row.displayProperties), ...(propertiesPatch ?? {}) };
+    const { filters, displayFilters, displayProperties } = applyUserPropertiesPatch(row, patch);
     const [updated] = await (db as DbOrTx)
       .update(cycleUserProperties)
       .set({ filters, displayFilters, displayProperties, updatedById: a.user.id })

@@ -80,6 +80,33 @@ export function mergeFilters(stored: Record<string, unknown>, patch: Record<stri
   return next;
 }
 
+/** A user-properties PATCH body, validated (before any row is read or created). */
+export function parseUserPropertiesPatch(raw: unknown) {
+  const body = parse(userPropertiesBody, raw);
+  return {
+    body,
+    displayPatch: body.display_filters ? parse(displayFiltersPatchSchema, body.display_filters) : undefined,
+    propertiesPatch: body.display_properties
+      ? (parse(displayPropertiesPatchSchema, body.display_properties) as Record<string, boolean>)
+      : undefined,
+  };
+}
+
+/**
+ * The stored columns after a PATCH, for any user-properties row (project, cycle, module): filter
+ * keys replace, display filters and properties merge key by key (kanban rules applied).
+ */
+export function applyUserPropertiesPatch(
+  row: Pick<PropertiesRow, "filters" | "displayFilters" | "displayProperties">,
+  { body, displayPatch, propertiesPatch }: ReturnType<typeof parseUserPropertiesPatch>,
+) {
+  return {
+    filters: body.filters ? mergeFilters(row.filters, body.filters) : row.filters,
+    displayFilters: mergeSavedDisplayFilters(row.displayFilters, body.display_filters ?? {}, displayPatch ?? {}),
+    displayProperties: { ...readDisplayProperties(row.displayProperties), ...(propertiesPatch ?? {}) },
+  };
+}
+
 export async function issueUserPropertiesRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.ctx;
   const path = `${PROJECT_PATH}/user-properties/`;
@@ -91,15 +118,9 @@ export async function issueUserPropertiesRoutes(app: FastifyInstance): Promise<v
 
   app.patch<{ Params: ProjectParams }>(path, async (request) => {
     const access = await projectAccess(db, request, request.params.slug, request.params.projectId);
-    const body = parse(userPropertiesBody, request.body);
-    const displayPatch = body.display_filters ? parse(displayFiltersPatchSchema, body.display_filters) : undefined;
-    const propertiesPatch = body.display_properties
-      ? (parse(displayPropertiesPatchSchema, body.display_properties) as Record<string, boolean>)
-      : undefined;
+    const patch = parseUserPropertiesPatch(request.body);
     const row = await ensureRow(db, access);
-    const filters = body.filters ? mergeFilters(row.filters, body.filters) : row.filters;
-    const displayFilters = mergeSavedDisplayFilters(row.displayFilters, body.display_filters ?? {}, displayPatch ?? {});
-    const displayProperties = { ...readDisplayProperties(row.displayProperties), ...(propertiesPatch ?? {}) };
+    const { filters, displayFilters, displayProperties } = applyUserPropertiesPatch(row, patch);
     const [updated] = await db
       .update(projectUserProperties)
       .set({ filters, displayFilters, displayProperties, updatedById: access.user.id })

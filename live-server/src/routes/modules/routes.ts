@@ -14,14 +14,7 @@
  * member or above (guests 403); deleting, a project admin or the module's creator. Another
  * workspace's or project's module is a 404.
  */
-import {
-  displayFiltersPatchSchema,
-  displayPropertiesPatchSchema,
-  mergeSavedDisplayFilters,
-  ROLE,
-  readDisplayProperties,
-  readSavedDisplayFilters,
-} from "@tideline/shared";
+import { ROLE, readDisplayProperties, readSavedDisplayFilters } from "@tideline/shared";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { queryRows } from "../../db/client.ts";
@@ -30,8 +23,7 @@ import { eventOrigin } from "../../events/bus.ts";
 import { parse } from "../../http/errors.ts";
 import { type ProjectAccess, projectAccess, workspaceAccess } from "../../policies/access.ts";
 import { PROJECT_PATH, type ProjectParams, WS_PATH } from "../issues/common.ts";
-import { userPropertiesBody } from "../issues/schema.ts";
-import { mergeFilters } from "../issues/user-properties-routes.ts";
+import { applyUserPropertiesPatch, parseUserPropertiesPatch } from "../issues/user-properties-routes.ts";
 import { moduleIssueRoutes } from "./issue-routes.ts";
 import { listLinks, moduleLinkRoutes } from "./links.ts";
 import type { ModuleRow } from "./presenter.ts";
@@ -192,15 +184,9 @@ export async function modulesRoutes(app: FastifyInstance): Promise<void> {
   app.patch<{ Params: ModuleParams }>(`${MODULES}/:moduleId/user-properties/`, async (request) => {
     const access = await asMember(request);
     const module = await getModule(db, access, request.params.moduleId);
-    const body = parse(userPropertiesBody, request.body);
-    const displayPatch = body.display_filters ? parse(displayFiltersPatchSchema, body.display_filters) : undefined;
-    const propertiesPatch = body.display_properties
-      ? (parse(displayPropertiesPatchSchema, body.display_properties) as Record<string, boolean>)
-      : undefined;
+    const patch = parseUserPropertiesPatch(request.body);
     const row = await ensureProps(access, module);
-    const filters = body.filters ? mergeFilters(row.filters, body.filters) : row.filters;
-    const displayFilters = mergeSavedDisplayFilters(row.displayFilters, body.display_filters ?? {}, displayPatch ?? {});
-    const displayProperties = { ...readDisplayProperties(row.displayProperties), ...(propertiesPatch ?? {}) };
+    const { filters, displayFilters, displayProperties } = applyUserPropertiesPatch(row, patch);
     const [updated] = await db
       .update(moduleUserProperties)
       .set({ filters, displayFilters, displayProperties, updatedById: access.user.id })

@@ -9,7 +9,6 @@ import { and, asc, count, eq, isNull, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { randomToken, safeEqual, sha256 } from "../../auth/crypto.ts";
 import type { DbOrTx } from "../../db/client.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
 import {
   projectMembers,
   userProfiles,
