@@ -1,0 +1,57 @@
+/**
+ * Pure data building for the burndown chart (kept apart from recharts so it is unit-tested and
+ * the main chunk does not need the chart library to know what it will draw).
+ */
+import { daysOf } from "@tideline/shared";
+
+export type BurndownRow = {
+  date: string;
+  /** Short axis label, e.g. "Nov 3". */
+  label: string;
+  /** Work still pending at the end of the day; null on days still to come. */
+  pending: number | null;
+  /** The ideal straight line from the scope on the first day to 0 on the last. */
+  ideal: number;
+};
+
+export type BurndownDataInput = {
+  chart: Record<string, number | null>;
+  start: string;
+  end: string;
+  total: number;
+  todayPending?: number;
+  today?: string;
+};
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+const SHORT = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
+
+/** "2026-11-03" → "Nov 3" (calendar days, read in UTC so no zone shifts them). */
+export function shortDay(day: string): string {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return Number.isNaN(time) ? day : SHORT.format(time);
+}
+
+/**
+ * One row per day from start to end. The pending value comes from the server's chart, except on
+ * `today` when `todayPending` is given: the local counts then win, so a change made (or heard)
+ * here moves today's point before the server's chart is fetched again.
+ */
+export function buildBurndownRows(input: BurndownDataInput): BurndownRow[] {
+  if (!input.start || !input.end || input.end < input.start) return [];
+  const days = daysOf(input.start, input.end);
+  const steps = Math.max(days.length - 1, 1);
+  return days.map((date, i) => {
+    let pending = input.chart[date] ?? null;
+    if (input.today !== undefined && input.todayPending !== undefined && date === input.today) {
+      pending = input.todayPending;
+    }
+    return {
+      date,
+      label: shortDay(date),
+      pending,
+      ideal: round2((input.total * (days.length - 1 - i)) / steps),
+    };
+  });
+}
