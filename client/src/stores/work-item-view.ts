@@ -1,6 +1,8 @@
 /**
- * A user's view settings per project (GET/PATCH user-properties/): filters, display filters
- * (layout, grouping, ordering, scope) and display properties. A change shows at once and is saved
+ * A user's view settings per board (GET/PATCH user-properties/): filters, display filters
+ * (layout, grouping, ordering, scope) and display properties. A project's board, each cycle's and
+ * each module's board have their own settings, addressed by a view key (viewKeyOf). A change shows
+ * at once and is saved
  * shortly after (changes within 400 ms travel in one PATCH); a refusal reverts to what the server
  * holds, with a toast; a request that got no answer (offline) is kept and sent again.
  */
@@ -38,10 +40,28 @@ type UserPropertiesAnswer = {
 };
 
 export const workItemView = defineStore(() => ({
-  byProject: {} as Record<string, WorkItemView>,
+  /** By view key (viewKeyOf). */
+  byKey: {} as Record<string, WorkItemView>,
 }));
 
-const path = (slug: string, projectId: string) => `/api/workspaces/${slug}/projects/${projectId}/user-properties/`;
+/** Which board the settings belong to: the project's, one cycle's or one module's. */
+export type ViewScope = { kind: "project" } | { kind: "cycle"; cycleId: string } | { kind: "module"; moduleId: string };
+
+/**
+ * The key of a board's settings: the project id for the project board, `{projectId}/cycles/{id}`
+ * or `{projectId}/modules/{id}` for a cycle's or module's board — the path under `projects/`
+ * where that board's user-properties live, so the key alone is enough to save it.
+ */
+export function viewKeyOf(projectId: string, scope: ViewScope): string {
+  if (scope.kind === "cycle") return `${projectId}/cycles/${scope.cycleId}`;
+  if (scope.kind === "module") return `${projectId}/modules/${scope.moduleId}`;
+  return projectId;
+}
+
+/** The user-properties call of a view key. */
+export function viewPath(slug: string, viewKey: string): string {
+  return `/api/workspaces/${slug}/projects/${viewKey}/user-properties/`;
+}
 
 function readFilters(raw: Record<string, unknown>): StoredFilters {
   const out: StoredFilters = {};
@@ -76,25 +96,25 @@ export function defaultView(): WorkItemView {
 
 const inflight = new Map<string, Promise<void>>();
 
-export function loadWorkItemView(slug: string, projectId: string): Promise<void> {
-  const running = inflight.get(projectId);
+export function loadWorkItemView(slug: string, viewKey: string): Promise<void> {
+  const running = inflight.get(viewKey);
   if (running) return running;
-  if (!workItemView.byProject[projectId]) workItemView.byProject[projectId] = defaultView();
+  if (!workItemView.byKey[viewKey]) workItemView.byKey[viewKey] = defaultView();
   const promise = api
-    .get(path(slug, projectId))
+    .get(viewPath(slug, viewKey))
     .json<UserPropertiesAnswer>()
     .then((answer) => {
       // A change made while loading wins: it is already queued for saving.
-      if (queued.has(projectId)) return;
-      workItemView.byProject[projectId] = fromAnswer(answer);
+      if (queued.has(viewKey)) return;
+      workItemView.byKey[viewKey] = fromAnswer(answer);
     })
     .catch((error: unknown) => {
-      const view = workItemView.byProject[projectId];
+      const view = workItemView.byKey[viewKey];
       if (view) view.status = "error";
       throw error;
     })
-    .finally(() => inflight.delete(projectId));
-  inflight.set(projectId, promise);
+    .finally(() => inflight.delete(viewKey));
+  inflight.set(viewKey, promise);
   return promise;
 }
 
@@ -111,51 +131,51 @@ type Pending = {
 const queued = new Map<string, Pending>();
 const SAVE_DELAY = 400;
 
-function queue(slug: string, projectId: string, change: Partial<Omit<Pending, "slug" | "timer">>): void {
-  const current = queued.get(projectId);
+function queue(slug: string, viewKey: string, change: Partial<Omit<Pending, "slug" | "timer">>): void {
+  const current = queued.get(viewKey);
   if (current) clearTimeout(current.timer);
   const next: Pending = {
     slug,
     filters: { ...(current?.filters ?? {}), ...(change.filters ?? {}) },
     display_filters: { ...(current?.display_filters ?? {}), ...(change.display_filters ?? {}) },
     display_properties: { ...(current?.display_properties ?? {}), ...(change.display_properties ?? {}) },
-    timer: setTimeout(() => void save(projectId), SAVE_DELAY),
+    timer: setTimeout(() => void save(viewKey), SAVE_DELAY),
   };
-  queued.set(projectId, next);
+  queued.set(viewKey, next);
 }
 
-async function save(projectId: string): Promise<void> {
-  const job = queued.get(projectId);
+async function save(viewKey: string): Promise<void> {
+  const job = queued.get(viewKey);
   if (!job) return;
-  queued.delete(projectId);
+  queued.delete(viewKey);
   const body: Record<string, unknown> = {};
   if (Object.keys(job.filters).length) body.filters = job.filters;
   if (Object.keys(job.display_filters).length) body.display_filters = job.display_filters;
   if (Object.keys(job.display_properties).length) body.display_properties = job.display_properties;
   try {
-    const answer = await api.patch(path(job.slug, projectId), { json: body }).json<UserPropertiesAnswer>();
+    const answer = await api.patch(viewPath(job.slug, viewKey), { json: body }).json<UserPropertiesAnswer>();
     // Only adopt the answer when nothing newer is waiting (it would be overwritten by stale data).
-    if (!queued.has(projectId)) workItemView.byProject[projectId] = fromAnswer(answer);
+    if (!queued.has(viewKey)) workItemView.byKey[viewKey] = fromAnswer(answer);
   } catch (error) {
     if (!(error instanceof HTTPError)) {
       // No answer at all (offline, server restarting): the change is still wanted, so keep it
       // on screen and send it again rather than reverting to a copy that is only older.
-      retryLater(projectId, job);
+      retryLater(viewKey, job);
       return;
     }
     toast.error("Couldn't save the view", { description: await errorMessage(error) });
     // Back to what the server holds.
-    loadWorkItemView(job.slug, projectId).catch(() => undefined);
+    loadWorkItemView(job.slug, viewKey).catch(() => undefined);
   }
 }
 
 const RETRY_DELAY = 5_000;
 
 /** Put a job that got no answer back in the queue, under anything changed since; send it when online. */
-function retryLater(projectId: string, job: Pending): void {
-  const newer = queued.get(projectId);
+function retryLater(viewKey: string, job: Pending): void {
+  const newer = queued.get(viewKey);
   if (newer) clearTimeout(newer.timer);
-  const send = () => void save(projectId);
+  const send = () => void save(viewKey);
   const merged: Pending = {
     slug: job.slug,
     filters: { ...job.filters, ...(newer?.filters ?? {}) },
@@ -166,29 +186,29 @@ function retryLater(projectId: string, job: Pending): void {
       else window.addEventListener("online", send, { once: true });
     }, RETRY_DELAY),
   };
-  queued.set(projectId, merged);
+  queued.set(viewKey, merged);
 }
 
 /** Save now what is waiting (e.g. when leaving the screen). */
-export function flushWorkItemView(projectId: string): void {
-  const job = queued.get(projectId);
+export function flushWorkItemView(viewKey: string): void {
+  const job = queued.get(viewKey);
   if (!job) return;
   clearTimeout(job.timer);
-  void save(projectId);
+  void save(viewKey);
 }
 
-function viewOf(projectId: string): WorkItemView {
-  let view = workItemView.byProject[projectId];
+function viewOf(viewKey: string): WorkItemView {
+  let view = workItemView.byKey[viewKey];
   if (!view) {
-    workItemView.byProject[projectId] = defaultView();
-    view = workItemView.byProject[projectId] as WorkItemView;
+    workItemView.byKey[viewKey] = defaultView();
+    view = workItemView.byKey[viewKey] as WorkItemView;
   }
   return view;
 }
 
 /** Change display filters (layout, grouping, ordering, …); the kanban rules apply at once. */
-export function setDisplayFilters(slug: string, projectId: string, patch: DisplayFiltersPatch): void {
-  const view = viewOf(projectId);
+export function setDisplayFilters(slug: string, viewKey: string, patch: DisplayFiltersPatch): void {
+  const view = viewOf(viewKey);
   const next = mergeDisplayFilters(view.display_filters, patch);
   view.display_filters = next;
   // Send what the rules produced too (e.g. kanban's default group_by), so server and screen agree.
@@ -197,37 +217,37 @@ export function setDisplayFilters(slug: string, projectId: string, patch: Displa
     sent.group_by = next.group_by;
     sent.sub_group_by = next.sub_group_by;
   }
-  queue(slug, projectId, { display_filters: sent });
+  queue(slug, viewKey, { display_filters: sent });
 }
 
-export function setDisplayProperty(slug: string, projectId: string, key: DisplayProperty, on: boolean): void {
-  const view = viewOf(projectId);
+export function setDisplayProperty(slug: string, viewKey: string, key: DisplayProperty, on: boolean): void {
+  const view = viewOf(viewKey);
   view.display_properties[key] = on;
-  queue(slug, projectId, { display_properties: { [key]: on } });
+  queue(slug, viewKey, { display_properties: { [key]: on } });
 }
 
 /** Replace one filter's values ([] removes the filter). */
-export function setFilter(slug: string, projectId: string, key: IssueFilterKey, values: string[]): void {
-  const view = viewOf(projectId);
+export function setFilter(slug: string, viewKey: string, key: IssueFilterKey, values: string[]): void {
+  const view = viewOf(viewKey);
   if (values.length) view.filters[key] = values;
   else delete view.filters[key];
-  queue(slug, projectId, { filters: { [key]: values.length ? values : null } });
+  queue(slug, viewKey, { filters: { [key]: values.length ? values : null } });
 }
 
 /** Add or remove one value of a filter. */
-export function toggleFilterValue(slug: string, projectId: string, key: IssueFilterKey, value: string): void {
-  const current = viewOf(projectId).filters[key] ?? [];
-  setFilter(slug, projectId, key, current.includes(value) ? current.filter((v) => v !== value) : [...current, value]);
+export function toggleFilterValue(slug: string, viewKey: string, key: IssueFilterKey, value: string): void {
+  const current = viewOf(viewKey).filters[key] ?? [];
+  setFilter(slug, viewKey, key, current.includes(value) ? current.filter((v) => v !== value) : [...current, value]);
 }
 
-export function clearFilters(slug: string, projectId: string): void {
-  const view = viewOf(projectId);
+export function clearFilters(slug: string, viewKey: string): void {
+  const view = viewOf(viewKey);
   const keys = Object.keys(view.filters);
   view.filters = {};
-  queue(slug, projectId, { filters: Object.fromEntries(keys.map((k) => [k, null])) });
+  queue(slug, viewKey, { filters: Object.fromEntries(keys.map((k) => [k, null])) });
 }
 
 /** Group by, with kanban's rules (clearing group_by clears sub_group_by). */
-export function setGroupBy(slug: string, projectId: string, groupBy: GroupByKey | null): void {
-  setDisplayFilters(slug, projectId, { group_by: groupBy });
+export function setGroupBy(slug: string, viewKey: string, groupBy: GroupByKey | null): void {
+  setDisplayFilters(slug, viewKey, { group_by: groupBy });
 }

@@ -65,6 +65,8 @@ export type WorkItemPatch = Partial<{
   start_date: string | null;
   target_date: string | null;
   sort_order: number;
+  cycle_id: string | null;
+  module_ids: string[];
 }>;
 
 export type WorkItemInput = WorkItemPatch & { name: string };
@@ -400,8 +402,8 @@ export async function createWorkItem(
       is_draft: false,
       is_epic: false,
       type_id: null,
-      cycle_id: null,
-      module_ids: [],
+      cycle_id: input.cycle_id ?? null,
+      module_ids: input.module_ids ?? [],
       assignee_ids: input.assignee_ids ?? [],
       label_ids: input.label_ids ?? [],
       sub_issues_count: 0,
@@ -656,8 +658,10 @@ export async function fetchWorkItemsPage(
   slug: string,
   projectId: string,
   searchParams: Record<string, string>,
+  /** The list call under the project: `issues/`, or a cycle's `cycles/{id}/cycle-issues/` or a module's `modules/{id}/issues/`. */
+  listPath = "issues/",
 ): Promise<WorkItemListPage> {
-  const page = await api.get(`${base(slug, projectId)}/issues/`, { searchParams }).json<WorkItemListPage>();
+  const page = await api.get(`${base(slug, projectId)}/${listPath}`, { searchParams }).json<WorkItemListPage>();
   if (workItems.status[projectId] === "ready") return page;
   const found: WorkItem[] = [];
   const collect = (value: unknown) => {

@@ -9,6 +9,7 @@ import { createContext, useContext } from "react";
 import type { EstimatePoint, ProjectLabel, ProjectMeta, ProjectState } from "../../stores/project-meta";
 import { activeEstimate } from "../../stores/project-meta";
 import type { WorkItemInput } from "../../stores/work-items";
+import type { BoardScope } from "./board-scope";
 import type { PipelineContext } from "./pipeline";
 
 export type MemberInfo = { id: string; name: string; email: string; avatar: string | null };
@@ -99,6 +100,14 @@ export type WorkItemsContextValue = {
   peekId: string | null;
   openPeek: (id: string) => void;
   openCreate: (prefill?: Partial<WorkItemInput>) => void;
+  /** The board's scope: the whole project, one cycle or one module. */
+  scope: BoardScope;
+  /** What a new item created on this board starts with (its cycle or module); group prefills go over it. */
+  scopeDefaults: Partial<WorkItemInput>;
+  /** The key of this board's view settings (stores/work-item-view viewKeyOf): filters and display menus save there. */
+  viewKey: string;
+  /** False when the board takes no new items (e.g. a completed cycle): no create, no quick add. */
+  canAdd: boolean;
 };
 
 export const WorkItemsContext = createContext<WorkItemsContextValue | null>(null);

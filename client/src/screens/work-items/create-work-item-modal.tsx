@@ -64,7 +64,7 @@ export function CreateWorkItemModal({
   prefill?: Partial<WorkItemInput>;
 }) {
   const { t } = useTranslation();
-  const { slug, projectId, identifier, lookups } = useWorkItemsContext();
+  const { slug, projectId, identifier, lookups, scopeDefaults } = useWorkItemsContext();
   const [form, setForm] = useState<Form>(() => initialForm(projectId, prefill));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -94,6 +94,8 @@ export function CreateWorkItemModal({
     setBusy(true);
     setErrors({});
     const input: WorkItemInput = {
+      // The board's cycle or module (the form's own values, where it has them, win).
+      ...scopeDefaults,
       name,
       priority: form.priority,
       state_id: form.state_id,

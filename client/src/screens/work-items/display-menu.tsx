@@ -79,11 +79,11 @@ function PickerRow({
 
 export function DisplayMenu({ display, properties }: { display: DisplayFilters; properties: DisplayProperties }) {
   const { t } = useTranslation();
-  const { slug, projectId, lookups } = useWorkItemsContext();
+  const { slug, viewKey, lookups } = useWorkItemsContext();
   const layout = display.layout;
   const groupOptions = GROUP_OPTIONS.filter((k) => k !== "estimate_point" || lookups.points.length > 0);
   const groupLabel = (k: string) => t(`workItems.groupBy.${k}`);
-  const set = (patch: Parameters<typeof setDisplayFilters>[2]) => setDisplayFilters(slug, projectId, patch);
+  const set = (patch: Parameters<typeof setDisplayFilters>[2]) => setDisplayFilters(slug, viewKey, patch);
 
   return (
     <Popover.Root>
@@ -165,7 +165,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
                   type="button"
                   className="wi-prop-toggle"
                   aria-pressed={properties[p]}
-                  onClick={() => setDisplayProperty(slug, projectId, p, !properties[p])}
+                  onClick={() => setDisplayProperty(slug, viewKey, p, !properties[p])}
                 >
                   {t(`workItems.displayProps.${p}`)}
                 </button>

@@ -92,7 +92,7 @@ function useSections(lookups: Lookups): Section[] {
 
 export function FiltersMenu({ filters }: { filters: StoredFilters }) {
   const { t } = useTranslation();
-  const { slug, projectId, lookups } = useWorkItemsContext();
+  const { slug, viewKey, lookups } = useWorkItemsContext();
   const sections = useSections(lookups);
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState(false);
@@ -145,8 +145,8 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
                         aria-pressed={on}
                         onClick={() =>
                           section.kind === "date"
-                            ? setFilter(slug, projectId, section.key, on ? [] : [o.value])
-                            : toggleFilterValue(slug, projectId, section.key, o.value)
+                            ? setFilter(slug, viewKey, section.key, on ? [] : [o.value])
+                            : toggleFilterValue(slug, viewKey, section.key, o.value)
                         }
                       >
                         <span className={clsx("combo-check", on && "combo-check-on")} aria-hidden>
@@ -158,7 +158,7 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
                     );
                   })}
                   {section.kind === "date" && !q ? (
-                    <CustomRange value={current} onApply={(terms) => setFilter(slug, projectId, section.key, terms)} />
+                    <CustomRange value={current} onApply={(terms) => setFilter(slug, viewKey, section.key, terms)} />
                   ) : null}
                 </fieldset>
               );
@@ -220,7 +220,7 @@ function CustomRange({ value, onApply }: { value: readonly string[]; onApply: (t
 /** Applied filters as chips, each removable, and "Clear all". */
 export function FilterChips({ filters }: { filters: StoredFilters }) {
   const { t } = useTranslation();
-  const { slug, projectId, lookups } = useWorkItemsContext();
+  const { slug, viewKey, lookups } = useWorkItemsContext();
   const names = useLabels();
   const entries = Object.entries(filters).filter(([, v]) => v && v.length > 0) as [IssueFilterKey, string[]][];
   if (!entries.length) return null;
@@ -300,7 +300,7 @@ export function FilterChips({ filters }: { filters: StoredFilters }) {
                   onClick={() =>
                     setFilter(
                       slug,
-                      projectId,
+                      viewKey,
                       key,
                       values.filter((x) => x !== value),
                     )
@@ -313,7 +313,7 @@ export function FilterChips({ filters }: { filters: StoredFilters }) {
           })}
         </div>
       ))}
-      <button type="button" className="wi-clear-all" onClick={() => clearFilters(slug, projectId)}>
+      <button type="button" className="wi-clear-all" onClick={() => clearFilters(slug, viewKey)}>
         {t("workItems.filters.clearAll")}
       </button>
     </section>

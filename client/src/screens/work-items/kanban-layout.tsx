@@ -202,7 +202,7 @@ export function KanbanLayout({
                     icon={info.icon}
                     count={groupCount(group)}
                     onAdd={
-                      ctx.canEdit
+                      ctx.canEdit && ctx.canAdd
                         ? () => ctx.openCreate(prefillFor(groupBy, group.key, { states: ctx.lookups.states }))
                         : undefined
                     }

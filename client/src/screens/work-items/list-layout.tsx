@@ -42,10 +42,10 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
       if (groupBy && collapsed.has(group.key)) continue;
       for (const item of group.items)
         out.push({ kind: "item", id: `${group.key}:${item.id}`, groupKey: group.key, item });
-      if (ctx.canEdit) out.push({ kind: "add", id: `a:${group.key}`, groupKey: group.key });
+      if (ctx.canEdit && ctx.canAdd) out.push({ kind: "add", id: `a:${group.key}`, groupKey: group.key });
     }
     return out;
-  }, [groups, groupBy, collapsed, ctx.canEdit]);
+  }, [groups, groupBy, collapsed, ctx.canEdit, ctx.canAdd]);
 
   /** Where each group header starts (rows have fixed heights), for the sticky header. */
   const headerStarts = useMemo(() => {
@@ -119,7 +119,7 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
           <span className="wi-group-name">{info.name}</span>
           <span className="wi-group-count">{groupCount(group)}</span>
         </button>
-        {ctx.canEdit ? (
+        {ctx.canEdit && ctx.canAdd ? (
           <button
             type="button"
             className="wi-icon-btn"

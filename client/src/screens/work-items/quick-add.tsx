@@ -1,29 +1,32 @@
 /**
  * Quick add at the bottom of a group: "+ New work item" opens an inline field; Enter creates the
- * item with the group's value prefilled (cycles, modules and None groups prefill nothing) and keeps
- * the field open for the next one; Escape or leaving it empty closes it.
+ * item with the group's value prefilled (cycles, modules and None groups prefill nothing) over the
+ * board's scope (a cycle's board puts it in the cycle, a module's in the module) and keeps the field
+ * open for the next one; Escape or leaving it empty closes it.
  */
 import clsx from "clsx";
 import { Plus } from "lucide-react";
 import { type KeyboardEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createWorkItem } from "../../stores/work-items";
+import { withScopeDefaults } from "./board-scope";
 import { useWorkItemsContext } from "./context";
 import type { GroupPatch } from "./pipeline";
 
 export function QuickAdd({ prefill, variant }: { prefill: GroupPatch; variant: "list" | "kanban" }) {
   const { t } = useTranslation();
-  const { slug, projectId, identifier, canEdit } = useWorkItemsContext();
+  const { slug, projectId, identifier, canEdit, canAdd, scopeDefaults } = useWorkItemsContext();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  if (!canEdit) return null;
+  if (!canEdit || !canAdd) return null;
 
   const submit = () => {
     const value = name.trim();
     if (!value) return;
     setName("");
     // Optimistic: the item shows at once; a refusal removes it with a toast.
-    createWorkItem(slug, projectId, { name: value, ...prefill }, { optimistic: true }).catch(() => undefined);
+    const input = withScopeDefaults(scopeDefaults, { ...prefill, name: value });
+    createWorkItem(slug, projectId, input, { optimistic: true }).catch(() => undefined);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

@@ -1,8 +1,10 @@
 import clsx from "clsx";
 import {
+  Boxes,
   Check,
   ChevronDown,
   ChevronRight,
+  Contrast,
   Copy,
   Ellipsis,
   FilePen,
@@ -288,7 +290,9 @@ function SidebarProject({ project, collapsed }: { project: Project; collapsed: b
   const settings = `/${slug}/projects/${project.id}/settings/`;
   const workItems = `/${slug}/projects/${project.id}/issues/`;
   const pagesPath = `/${slug}/projects/${project.id}/pages/`;
-  // The open project lists its sections under it.
+  const cyclesPath = `/${slug}/projects/${project.id}/cycles/`;
+  const modulesPath = `/${slug}/projects/${project.id}/modules/`;
+  // The open project lists its sections under it (those its features turn on).
   const open = !collapsed && location.pathname.startsWith(`/${slug}/projects/${project.id}/`);
   return (
     <>
@@ -301,6 +305,22 @@ function SidebarProject({ project, collapsed }: { project: Project; collapsed: b
             label={t("workItems.title")}
             matchPrefix={workItems}
           />
+          {project.cycle_view ? (
+            <SidebarLink
+              to={cyclesPath}
+              icon={<Contrast size={14} />}
+              label={t("cycles.nav")}
+              matchPrefix={cyclesPath}
+            />
+          ) : null}
+          {project.module_view ? (
+            <SidebarLink
+              to={modulesPath}
+              icon={<Boxes size={14} />}
+              label={t("modules.nav")}
+              matchPrefix={modulesPath}
+            />
+          ) : null}
           {project.page_view ? (
             <SidebarLink to={pagesPath} icon={<FileText size={14} />} label={t("pages.nav")} matchPrefix={pagesPath} />
           ) : null}

@@ -1,0 +1,807 @@
+/**
+ * The work-items board: a project's work items — or one cycle's, or one module's — in list, kanban
+ * or spreadsheet layout. The project screen, a cycle's and a module's work-items screens are this
+ * one board with a different scope. Every item of the project is in the local cache
+ * (stores/work-items); the scope, filtering, grouping and ordering happen here with the shared
+ * logic (board-scope.ts, pipeline.ts), so a filter or layout change repaints without asking the
+ * server. Each scope has its own view settings (stores/work-item-view, by view key). The peek
+ * opens with ?peekId=. A cycle or module board can show a details panel at its right.
+ */
+import {
+  calendarDate,
+  type DisplayFilters,
+  hasActiveFilters,
+  type IssueLayout,
+  parseIssueFilters,
+  ROLE,
+} from "@tideline/shared";
+import clsx from "clsx";
+import {
+  Columns3,
+  FolderKanban,
+  LayoutList,
+  PanelRight,
+  Plus,
+  Search,
+  SearchX,
+  Settings,
+  Sheet,
+  SquareStack,
+  X,
+} from "lucide-react";
+import {
+  type ComponentType,
+  lazy,
+  type ReactElement,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useParams, useSearchParams } from "react-router";
+import { useSnapshot } from "valtio";
+import { Button, EmptyState } from "../../components/ui";
+import { useIsNarrow } from "../../lib/use-media";
+import { watchProjectLive } from "../../stores/live-board";
+import { loadProjectMeta, projectMeta } from "../../stores/project-meta";
+import { fetchProject, projects } from "../../stores/projects";
+import { session } from "../../stores/session";
+import {
+  clearFilters,
+  defaultView,
+  flushWorkItemView,
+  loadWorkItemView,
+  type StoredFilters,
+  setDisplayFilters,
+  viewKeyOf,
+  workItemView,
+} from "../../stores/work-item-view";
+import {
+  fetchWorkItemsPage,
+  getWorkItem,
+  loadProjectWorkItems,
+  useProjectWorkItems,
+  type WorkItem,
+  type WorkItemInput,
+  type WorkItemListPage,
+  watchProjectFocus,
+} from "../../stores/work-items";
+import { JoinProjectState } from "../workspace/components/join-project-state";
+import { ProjectLogo } from "../workspace/components/logos";
+import { PageHeader } from "../workspace/components/page-header";
+import { Skeleton, SkeletonRows } from "../workspace/components/skeleton";
+import { useCurrentWorkspace } from "../workspace/use-workspace";
+import { type BoardScope, itemsInScope, scopeDefaults, scopeListPath, withScopeDefaults } from "./board-scope";
+import { BulkBar } from "./bulk-bar";
+import {
+  buildLookups,
+  cachedTranslate,
+  pipelineContext,
+  SelectionContext,
+  type SelectionValue,
+  WorkItemsContext,
+  type WorkItemsContextValue,
+} from "./context";
+import { CreateWorkItemModal } from "./create-work-item-modal";
+import { DisplayMenu } from "./display-menu";
+import { FilterChips, FiltersMenu } from "./filters";
+import { KanbanLayout } from "./kanban-layout";
+import { ListLayout } from "./list-layout";
+import { LiveIndicator } from "./live-indicator";
+import { buildGroups, pageToGroups } from "./pipeline";
+import { SpreadsheetLayout } from "./spreadsheet-layout";
+import "./work-items.css";
+import "./work-items-board.css";
+
+export type { BoardScope } from "./board-scope";
+
+export type WorkItemsBoardProps = {
+  scope: BoardScope;
+  /**
+   * Breadcrumb pieces shown after the project crumb and before the title (e.g. <Link>Cycles</Link>);
+   * the board puts the separators around them and ends the trail with the title as the h1.
+   */
+  crumbs?: ReactNode;
+  /** The h1 / document title of the screen ("Work items", the cycle's name, the module's name). */
+  title: string;
+  /** Extra header actions shown before the Add button (e.g. "Add existing work items"). */
+  actions?: ReactNode;
+  /**
+   * A details panel to the right of the board (cycle or module details). The board renders a toggle
+   * button in the header; open/closed is kept in localStorage per kind (`tideline:board-panel:cycle` /
+   * `:module`), open by default on desktop, closed by default on phones (<768px, where it opens as an
+   * overlay drawer).
+   */
+  panel?: ReactNode;
+  /** False hides create, quick add and "c" (e.g. a completed cycle takes no new items). Default true. */
+  canAdd?: boolean;
+  /** Shown instead of the generic "no work items" empty state when the scope holds no items. */
+  empty?: { title: string; description?: string; action?: ReactNode };
+};
+
+type PeekProps = { workspaceSlug: string; projectId: string; workItemId: string; onClose: () => void };
+
+// The peek belongs to the work-item detail; it is loaded only if (and once) that module exists.
+const peekModules = import.meta.glob<{ WorkItemPeek: ComponentType<PeekProps> }>("../work-item/peek.tsx");
+const peekLoader = peekModules["../work-item/peek.tsx"];
+const WorkItemPeek = peekLoader ? lazy(() => peekLoader().then((m) => ({ default: m.WorkItemPeek }))) : null;
+
+const LAYOUTS: { layout: IssueLayout; icon: typeof LayoutList }[] = [
+  { layout: "list", icon: LayoutList },
+  { layout: "kanban", icon: Columns3 },
+  { layout: "spreadsheet", icon: Sheet },
+];
+
+export function WorkItemsBoard({
+  scope,
+  crumbs,
+  title,
+  actions,
+  panel,
+  canAdd: canAddProp = true,
+  empty,
+}: WorkItemsBoardProps): ReactElement {
+  const { t } = useTranslation();
+  const { projectId = "" } = useParams();
+  // Stable while the scope is the same, however the caller builds the object.
+  const scopeId = scope.kind === "cycle" ? scope.cycleId : scope.kind === "module" ? scope.moduleId : "";
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scope is identified by its kind and id
+  const boardScope = useMemo<BoardScope>(() => scope, [scope.kind, scopeId]);
+  const viewKey = viewKeyOf(projectId, boardScope);
+  const defaults = useMemo(() => scopeDefaults(boardScope), [boardScope]);
+  const { slug, role } = useCurrentWorkspace();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const peekId = searchParams.get("peekId");
+  const projectsSnap = useSnapshot(projects);
+  const metaSnap = useSnapshot(projectMeta);
+  const viewSnap = useSnapshot(workItemView);
+  const sessionSnap = useSnapshot(session);
+  const { items: projectItems, status, version } = useProjectWorkItems(projectId);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [search, setSearch] = useState("");
+  const [createOpen, setCreateOpen] = useState(false);
+  const [prefill, setPrefill] = useState<Partial<WorkItemInput> | undefined>(undefined);
+  const narrow = useIsNarrow();
+  const [panelOpen, setPanelOpen] = usePanelOpen(scope.kind, narrow);
+  const panelId = `wib-panel-${scope.kind}`;
+
+  const project = projectsSnap.bySlug[slug]?.find((p) => p.id === projectId) ?? projectsSnap.details[projectId];
+  const missing = projectsSnap.missing[projectId];
+  const isMember = project?.is_member ?? false;
+
+  // The project itself: from the sidebar's list, or fetched when it isn't there (deep link).
+  useEffect(() => {
+    if (!projects.bySlug[slug]?.some((p) => p.id === projectId))
+      void fetchProject(slug, projectId).catch(() => undefined);
+  }, [slug, projectId]);
+
+  // Its states/labels/members, the caller's view settings and every work item; refreshed on focus.
+  useEffect(() => {
+    if (!isMember) return;
+    setLoadFailed(false);
+    const fail = () => setLoadFailed(true);
+    loadProjectMeta(slug, projectId).catch(fail);
+    loadWorkItemView(slug, viewKey).catch(() => undefined);
+    loadProjectWorkItems(slug, projectId).catch(fail);
+    const stop = watchProjectFocus(slug, projectId);
+    const stopLive = watchProjectLive(slug, projectId);
+    // A view change made just before the tab closes is still saved.
+    const flush = () => flushWorkItemView(viewKey);
+    window.addEventListener("pagehide", flush);
+    return () => {
+      stop();
+      stopLive();
+      window.removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, [slug, projectId, viewKey, isMember]);
+
+  useEffect(() => {
+    if (project) document.title = `${project.name} · ${title}`;
+  }, [project, title]);
+
+  const meta = metaSnap.byProject[projectId];
+  const view = viewSnap.byKey[viewKey] ?? defaultView();
+  const display = view.display_filters as DisplayFilters;
+  const viewFilters = view.filters as StoredFilters;
+  const lookups = useMemo(() => buildLookups(meta as (typeof projectMeta.byProject)[string] | undefined), [meta]);
+  const today = calendarDate(new Date());
+  // The scope is an implicit filter: never a chip, never saved into the user's filters.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version marks in-place changes of cached items
+  const items = useMemo(
+    () => itemsInScope(projectItems, boardScope, today),
+    [projectItems, version, boardScope, today],
+  );
+
+  // ───── selection ─────
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const anchor = useRef<string | null>(null);
+  const selection = useMemo<SelectionValue>(
+    () => ({
+      selected,
+      toggle: (id, range) => {
+        setSelected((current) => {
+          const next = new Set(current);
+          if (range && anchor.current && anchor.current !== id) {
+            const a = range.order.indexOf(anchor.current);
+            const b = range.order.indexOf(id);
+            if (a >= 0 && b >= 0) {
+              for (const x of range.order.slice(Math.min(a, b), Math.max(a, b) + 1)) next.add(x);
+              return next;
+            }
+          }
+          if (next.has(id)) next.delete(id);
+          else next.add(id);
+          return next;
+        });
+        anchor.current = id;
+      },
+      setAll: (ids, on) =>
+        setSelected((current) => {
+          const next = new Set(current);
+          for (const id of ids) {
+            if (on) next.add(id);
+            else next.delete(id);
+          }
+          return next;
+        }),
+      clear: () => {
+        setSelected(new Set());
+        anchor.current = null;
+      },
+    }),
+    [selected],
+  );
+  // A new project or scope starts with nothing selected; deleted items leave the selection.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on board change only
+  useEffect(() => setSelected(new Set()), [viewKey]);
+  useEffect(() => {
+    if (!selected.size) return;
+    const alive = new Set(items.filter((i) => !i.archived_at).map((i) => i.id));
+    if ([...selected].some((id) => !alive.has(id))) setSelected(new Set([...selected].filter((id) => alive.has(id))));
+  }, [items, selected]);
+
+  // ───── actions ─────
+  const openPeek = useCallback(
+    (id: string) =>
+      setSearchParams(
+        (params) => {
+          const next = new URLSearchParams(params);
+          next.set("peekId", id);
+          return next;
+        },
+        { replace: false },
+      ),
+    [setSearchParams],
+  );
+  const closePeek = useCallback(
+    () =>
+      setSearchParams((params) => {
+        const next = new URLSearchParams(params);
+        next.delete("peekId");
+        return next;
+      }),
+    [setSearchParams],
+  );
+  // A new item starts in the board's cycle or module; a group's values go over that.
+  const openCreate = useCallback(
+    (values?: Partial<WorkItemInput>) => {
+      setPrefill(withScopeDefaults(defaults, values));
+      setCreateOpen(true);
+    },
+    [defaults],
+  );
+
+  const canEdit = (project?.member_role ?? 0) >= ROLE.member;
+  const canAdd = canEdit && canAddProp;
+  const rowT = useMemo(() => cachedTranslate((key, options) => (options ? t(key, options) : t(key))), [t]);
+  const ctxValue = useMemo<WorkItemsContextValue>(
+    () => ({
+      t: rowT,
+      slug,
+      projectId,
+      identifier: project?.identifier ?? "",
+      canEdit,
+      isAdmin: (project?.member_role ?? 0) >= ROLE.admin,
+      userId: sessionSnap.user?.id ?? null,
+      lookups,
+      props: view.display_properties,
+      today,
+      peekId,
+      openPeek,
+      openCreate,
+      scope: boardScope,
+      scopeDefaults: defaults,
+      viewKey,
+      canAdd: canAddProp,
+    }),
+    [
+      rowT,
+      slug,
+      projectId,
+      project?.identifier,
+      project?.member_role,
+      canEdit,
+      sessionSnap.user?.id,
+      lookups,
+      view.display_properties,
+      today,
+      peekId,
+      openPeek,
+      openCreate,
+      boardScope,
+      defaults,
+      viewKey,
+      canAddProp,
+    ],
+  );
+
+  // "c" opens the create modal when no field has the focus; Escape clears a selection.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.metaKey || event.ctrlKey || event.altKey) return;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      if (document.querySelector("[role=dialog], [data-radix-popper-content-wrapper]")) return;
+      if (event.key === "c" && canAdd) {
+        event.preventDefault();
+        openCreate(undefined);
+      } else if (event.key === "Escape" && selected.size) {
+        setSelected(new Set());
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [canAdd, openCreate, selected.size]);
+
+  // ───── the pipeline ─────
+  const filters = useMemo(() => parseIssueFilters(viewFilters as Record<string, unknown>).filters, [viewFilters]);
+  const layout = display.layout === "kanban" || display.layout === "spreadsheet" ? display.layout : "list";
+  const groupBy = layout === "spreadsheet" ? null : display.group_by;
+  const subGroupBy = layout === "kanban" ? display.sub_group_by : null;
+  const result = useMemo(() => {
+    void version;
+    return buildGroups<WorkItem>(
+      items,
+      {
+        filters,
+        scope: { type: display.type, sub_issue: display.sub_issue },
+        search,
+        projectIdentifier: project?.identifier,
+        groupBy,
+        subGroupBy,
+        orderBy: display.order_by,
+        showEmptyGroups: display.show_empty_groups,
+      },
+      pipelineContext(lookups, today),
+    );
+  }, [
+    items,
+    version,
+    filters,
+    display.type,
+    display.sub_issue,
+    display.order_by,
+    display.show_empty_groups,
+    search,
+    project?.identifier,
+    groupBy,
+    subGroupBy,
+    lookups,
+    today,
+  ]);
+
+  // ───── first paint from the server while the cache loads ─────
+  const previewQuery = useMemo(() => {
+    const q: Record<string, string> = {
+      per_page: layout === "spreadsheet" ? "100" : "50",
+      order_by: display.order_by,
+    };
+    if (groupBy) q.group_by = groupBy;
+    if (groupBy && subGroupBy) q.sub_group_by = subGroupBy;
+    if (display.type) q.type = display.type;
+    if (!display.sub_issue) q.sub_issue = "false";
+    for (const [key, values] of Object.entries(viewFilters)) if (values?.length) q[key] = values.join(",");
+    if (search.trim()) q.search = search.trim();
+    return q;
+  }, [layout, display.order_by, display.type, display.sub_issue, groupBy, subGroupBy, viewFilters, search]);
+  const previewKey = JSON.stringify([viewKey, previewQuery, display.show_empty_groups]);
+  const [preview, setPreview] = useState<{ key: string; page: WorkItemListPage } | null>(null);
+  const viewReady = view.status !== "loading";
+  useEffect(() => {
+    if (status === "ready" || !isMember || !viewReady) return;
+    let alive = true;
+    fetchWorkItemsPage(slug, projectId, previewQuery, scopeListPath(boardScope))
+      .then((page) => alive && setPreview({ key: previewKey, page }))
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [status, isMember, viewReady, slug, projectId, previewQuery, previewKey, boardScope]);
+  const previewResult = useMemo(() => {
+    if (!preview || preview.key !== previewKey) return null;
+    void version;
+    const shown = pageToGroups(preview.page.results, preview.page.total_count, {
+      grouped: groupBy !== null,
+      subGrouped: groupBy !== null && subGroupBy !== null,
+      showEmptyGroups: display.show_empty_groups,
+    });
+    // Show each item as the cache holds it now (a change made on the first page shows at once).
+    const fresh = (list: WorkItem[]) => list.map((i) => getWorkItem(i.id) ?? i).filter((i) => !i.archived_at);
+    for (const g of shown.groups) {
+      g.items = fresh(g.items);
+      if (g.subGroups) for (const sg of g.subGroups) sg.items = fresh(sg.items);
+    }
+    shown.items = fresh(shown.items);
+    return shown;
+  }, [preview, previewKey, version, groupBy, subGroupBy, display.show_empty_groups]);
+
+  const localReady = status === "ready" && meta?.status === "ready";
+  const ready = localReady || (previewResult !== null && meta?.status === "ready");
+  const shown = localReady ? result : (previewResult ?? result);
+  // How many items the scope holds (0 → the empty state), whatever the filters.
+  const liveCount = useMemo(
+    () =>
+      localReady
+        ? items.filter((i) => !i.archived_at && !i.is_draft).length
+        : previewResult && !filteredNow(viewFilters, search, display)
+          ? previewResult.total
+          : 1,
+    [localReady, items, previewResult, viewFilters, search, display],
+  );
+  const filtered = hasActiveFilters(filters) || Boolean(search.trim()) || display.type !== null || !display.sub_issue;
+
+  // Performance marks (benchmarks read them): the first painted board, and each repaint after a filter change.
+  const painted = useRef(false);
+  const filterKey = JSON.stringify([view.filters, search, display.type, display.sub_issue]);
+  const lastFilterKey = useRef(filterKey);
+  useEffect(() => {
+    if (!ready) return;
+    const after = (name: string) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
+    if (!painted.current) {
+      painted.current = true;
+      lastFilterKey.current = filterKey;
+      after("tideline:board:painted");
+    } else if (lastFilterKey.current !== filterKey) {
+      lastFilterKey.current = filterKey;
+      after("tideline:filter:painted");
+    }
+  }, [ready, filterKey]);
+
+  const header = (
+    <PageHeader
+      actions={
+        project && isMember ? (
+          <>
+            <div className="wi-search">
+              <Search size={13} aria-hidden />
+              <input
+                type="search"
+                className="wi-search-input"
+                placeholder={t("workItems.search")}
+                aria-label={t("workItems.search")}
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+              />
+            </div>
+            <fieldset className="wi-layouts" aria-label={t("workItems.layouts.label")}>
+              {LAYOUTS.map(({ layout: l, icon: Icon }) => (
+                <button
+                  key={l}
+                  type="button"
+                  className={clsx("wi-layout-btn", layout === l && "is-on")}
+                  aria-pressed={layout === l}
+                  aria-label={t(`workItems.layouts.${l}`)}
+                  title={t(`workItems.layouts.${l}`)}
+                  onClick={() => setDisplayFilters(slug, viewKey, { layout: l })}
+                >
+                  <Icon size={15} aria-hidden />
+                </button>
+              ))}
+            </fieldset>
+            <WorkItemsContext.Provider value={ctxValue}>
+              <FiltersMenu filters={viewFilters} />
+              <DisplayMenu display={display} properties={view.display_properties} />
+            </WorkItemsContext.Provider>
+            {actions}
+            {canAdd ? (
+              <Button size="sm" onClick={() => openCreate(undefined)} title={t("workItems.addShortcut")}>
+                <Plus size={14} aria-hidden />
+                <span className="wi-btn-text">{t("workItems.add")}</span>
+              </Button>
+            ) : null}
+            <Link
+              className="wi-icon-btn wi-settings-link"
+              to={`/${slug}/projects/${projectId}/settings/`}
+              aria-label={t("workItems.projectSettings")}
+              title={t("workItems.projectSettings")}
+            >
+              <Settings size={15} aria-hidden />
+            </Link>
+            {panel ? (
+              <button
+                type="button"
+                className={clsx("wi-icon-btn", "wib-panel-toggle", panelOpen && "is-on")}
+                aria-pressed={panelOpen}
+                aria-controls={panelId}
+                aria-label={panelOpen ? t("board.panel.hide") : t("board.panel.show")}
+                title={panelOpen ? t("board.panel.hide") : t("board.panel.show")}
+                onClick={() => setPanelOpen(!panelOpen)}
+              >
+                <PanelRight size={15} aria-hidden />
+              </button>
+            ) : null}
+          </>
+        ) : null
+      }
+    >
+      <Link className="crumb" to={`/${slug}/projects/`}>
+        <FolderKanban size={14} aria-hidden />
+        {t("projects.list.title")}
+      </Link>
+      <span className="crumb-sep">/</span>
+      {project ? (
+        <span className="crumb wi-crumb-project">
+          <ProjectLogo name={project.name} logo={project.logo_props} size={18} />
+          <span className="wi-crumb-name">{project.name}</span>
+        </span>
+      ) : (
+        <Skeleton width={120} />
+      )}
+      <span className="crumb-sep">/</span>
+      {crumbs ? (
+        <>
+          {crumbs}
+          <span className="crumb-sep">/</span>
+        </>
+      ) : null}
+      <h1 className="wi-title">{title}</h1>
+      {ready ? <span className="wi-total">{shown.total}</span> : null}
+      {project && isMember ? <LiveIndicator /> : null}
+    </PageHeader>
+  );
+
+  if (missing) {
+    return (
+      <div className="wi-screen">
+        {header}
+        <EmptyState
+          icon={FolderKanban}
+          title={t("projects.settings.notFound")}
+          description={t("projects.settings.notFoundHint")}
+          action={
+            <Link className="btn btn-secondary" to={`/${slug}/projects/`}>
+              {t("projects.settings.backToProjects")}
+            </Link>
+          }
+        />
+      </div>
+    );
+  }
+  if (project && !isMember) {
+    return (
+      <div className="wi-screen">
+        {header}
+        <JoinProjectState slug={slug} projectId={project.id} workspaceRole={role ?? ROLE.guest} />
+      </div>
+    );
+  }
+
+  let body: React.ReactNode;
+  if (loadFailed && !ready) {
+    body = (
+      <EmptyState
+        icon={FolderKanban}
+        title={t("workItems.loadFailed")}
+        action={
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setLoadFailed(false);
+              loadProjectMeta(slug, projectId, true).catch(() => setLoadFailed(true));
+              loadProjectWorkItems(slug, projectId, { force: true }).catch(() => setLoadFailed(true));
+            }}
+          >
+            {t("workItems.retry")}
+          </Button>
+        }
+      />
+    );
+  } else if (!ready || !project) {
+    body = <BoardSkeleton layout={layout} />;
+  } else if (liveCount === 0 && empty) {
+    body = <EmptyState icon={SquareStack} title={empty.title} description={empty.description} action={empty.action} />;
+  } else if (liveCount === 0) {
+    body = (
+      <EmptyState
+        icon={SquareStack}
+        title={t("workItems.empty.title")}
+        description={canAdd ? t("workItems.empty.description") : t("workItems.empty.descriptionGuest")}
+        action={
+          canAdd ? (
+            <Button onClick={() => openCreate(undefined)}>
+              <Plus size={14} aria-hidden />
+              {t("workItems.add")}
+            </Button>
+          ) : null
+        }
+      />
+    );
+  } else if (shown.total === 0 && filtered && layout !== "kanban") {
+    body = (
+      <EmptyState
+        icon={SearchX}
+        title={t("workItems.noResults.title")}
+        description={t("workItems.noResults.description")}
+        action={
+          <Button
+            variant="secondary"
+            onClick={() => {
+              clearFilters(slug, viewKey);
+              setSearch("");
+              if (display.type !== null || !display.sub_issue)
+                setDisplayFilters(slug, viewKey, { type: null, sub_issue: true });
+            }}
+          >
+            <X size={14} aria-hidden />
+            {t("workItems.noResults.clear")}
+          </Button>
+        }
+      />
+    );
+  } else if (layout === "kanban") {
+    body = <KanbanLayout groups={shown.groups} groupBy={groupBy} subGroupBy={subGroupBy} orderBy={display.order_by} />;
+  } else if (layout === "spreadsheet") {
+    body = <SpreadsheetLayout items={shown.items} />;
+  } else {
+    body = <ListLayout groups={shown.groups} groupBy={groupBy} />;
+  }
+
+  return (
+    <WorkItemsContext.Provider value={ctxValue}>
+      <SelectionContext.Provider value={selection}>
+        <div className={clsx("wi-screen", `wi-layout-${layout}`)}>
+          {header}
+          {panel ? (
+            <div className={clsx("wib-split", panelOpen && "has-panel")}>
+              <div className="wib-main">
+                {ready ? <FilterChips filters={viewFilters} /> : null}
+                <div className="wi-body">{body}</div>
+                {canEdit ? <BulkBar /> : null}
+              </div>
+              {panelOpen ? (
+                <>
+                  {narrow ? (
+                    <button
+                      type="button"
+                      className="wib-panel-backdrop"
+                      aria-label={t("board.panel.hide")}
+                      tabIndex={-1}
+                      onClick={() => setPanelOpen(false)}
+                    />
+                  ) : null}
+                  <aside
+                    id={panelId}
+                    className="wib-panel"
+                    aria-label={t("board.panel.label")}
+                    onKeyDown={(event) => {
+                      // On a phone the panel covers the board: Escape gives it back.
+                      if (narrow && event.key === "Escape") {
+                        event.stopPropagation();
+                        setPanelOpen(false);
+                      }
+                    }}
+                  >
+                    {panel}
+                  </aside>
+                </>
+              ) : null}
+            </div>
+          ) : (
+            <>
+              {ready ? <FilterChips filters={viewFilters} /> : null}
+              <div className="wi-body">{body}</div>
+              {canEdit ? <BulkBar /> : null}
+            </>
+          )}
+        </div>
+        {canAdd && ready ? (
+          <CreateWorkItemModal open={createOpen} onOpenChange={setCreateOpen} prefill={prefill} />
+        ) : null}
+        {peekId && WorkItemPeek ? (
+          <Suspense fallback={null}>
+            <WorkItemPeek workspaceSlug={slug} projectId={projectId} workItemId={peekId} onClose={closePeek} />
+          </Suspense>
+        ) : null}
+      </SelectionContext.Provider>
+    </WorkItemsContext.Provider>
+  );
+}
+
+/** Placeholders the shape of the layout, so nothing jumps when the items arrive. */
+function BoardSkeleton({ layout }: { layout: "list" | "kanban" | "spreadsheet" }) {
+  if (layout === "kanban") {
+    return (
+      <div className="wi-board" aria-busy>
+        {[0, 1, 2, 3].map((col) => (
+          <div key={col} className="wi-column">
+            <div className="wi-column-head">
+              <Skeleton width={90} />
+            </div>
+            <div className="wi-column-body">
+              {[0, 1, 2].slice(0, 3 - (col % 2)).map((card) => (
+                <div key={card} className="wi-card wi-card-skeleton">
+                  <Skeleton width={50} height={10} />
+                  <Skeleton width="80%" />
+                  <Skeleton width="45%" height={18} />
+                </div>
+              ))}
+            </div>
+          </div>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div className="wi-list-skeleton">
+      <SkeletonRows count={12} height={36} />
+    </div>
+  );
+}
+
+/** Do the filters, search or display scope narrow the list? */
+function filteredNow(filters: StoredFilters, search: string, display: DisplayFilters): boolean {
+  return (
+    Object.values(filters).some((v) => (v?.length ?? 0) > 0) ||
+    Boolean(search.trim()) ||
+    display.type !== null ||
+    !display.sub_issue
+  );
+}
+
+const PANEL_KEY = (kind: BoardScope["kind"]) => `tideline:board-panel:${kind}`;
+
+/**
+ * Whether the details panel is open. On a desktop the choice is kept per kind of board (all cycles
+ * share one, all modules another) and the panel starts open. On a phone the panel is a drawer over
+ * the board: it always starts closed and opening it there is not remembered, so a desktop choice
+ * never makes the phone open on a covered board.
+ */
+function usePanelOpen(kind: BoardScope["kind"], narrow: boolean): [boolean, (open: boolean) => void] {
+  const [stored, setStored] = useState<boolean>(() => readPanel(kind));
+  const [drawer, setDrawer] = useState(false);
+  // Another kind of board has its own choice.
+  useEffect(() => setStored(readPanel(kind)), [kind]);
+  // Leaving the phone size closes the drawer so a later narrow window starts closed again.
+  useEffect(() => {
+    if (!narrow) setDrawer(false);
+  }, [narrow]);
+  const set = useCallback(
+    (open: boolean) => {
+      if (narrow) {
+        setDrawer(open);
+        return;
+      }
+      setStored(open);
+      try {
+        localStorage.setItem(PANEL_KEY(kind), open ? "open" : "closed");
+      } catch {
+        // Storage can be unavailable (private mode, quota); the choice then lasts for this visit.
+      }
+    },
+    [kind, narrow],
+  );
+  return [narrow ? drawer : stored, set];
+}
+
+function readPanel(kind: BoardScope["kind"]): boolean {
+  try {
+    return localStorage.getItem(PANEL_KEY(kind)) !== "closed";
+  } catch {
+    return true;
+  }
+}
