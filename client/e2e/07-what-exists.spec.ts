@@ -1,6 +1,6 @@
 /**
  * What a new user sees (issue 9): the project's features screen lists only the features that
- * exist (Pages), and the sidebar links only those; kanban cards show only the properties that
+ * exist (Cycles, Modules and Pages since issue 10), and the sidebar links only those; kanban cards show only the properties that
  * have a value, each date once, in display-property order; the notifications screen's All tab
  * lists mentions too (its count and the badge agree with it) and each entry says what changed.
  * It signs up its own two users, workspace and project through the API; screenshots of the board
@@ -63,14 +63,16 @@ test.describe
       await contextB?.close();
     });
 
-    test("the features screen shows only Pages; the sidebar links only work items and pages", async () => {
+    // Cycles and modules exist now (issue 10): they are features of their own, on by default.
+    test("the features screen shows Cycles, Modules and Pages; the sidebar links work items, cycles, modules and pages", async () => {
       await pageA.goto(`/${f.slug}/projects/${f.projectId}/settings/features/`);
       await expect(pageA.getByRole("heading", { name: "Features", level: 1 })).toBeVisible();
       const main = pageA.locator(".feature-list").first();
-      await expect(main.getByRole("switch")).toHaveCount(1);
-      await expect(main.getByRole("switch", { name: "Pages" })).toBeChecked();
+      await expect(main.getByRole("switch")).toHaveCount(3);
+      for (const on of ["Cycles", "Modules", "Pages"])
+        await expect(main.getByRole("switch", { name: on })).toBeChecked();
       await pageA.screenshot({ path: `${SCREENS}/features.png` });
-      for (const gone of ["Cycles", "Modules", "Views", "Intake", "Epics", "Time tracking"]) {
+      for (const gone of ["Views", "Intake", "Epics", "Time tracking"]) {
         await expect(pageA.getByRole("switch", { name: gone })).toHaveCount(0);
         await expect(pageA.getByText(gone, { exact: true })).toHaveCount(0);
       }
@@ -78,8 +80,9 @@ test.describe
       await expect(pageA.getByRole("switch", { name: "Guests see all work items" })).toBeVisible();
 
       const nav = pageA.getByRole("navigation", { name: "Workspace navigation" });
-      await expect(nav.getByRole("link", { name: "Pages", exact: true })).toBeVisible();
-      for (const gone of ["Cycles", "Modules", "Views", "Intake"]) {
+      for (const shown of ["Work items", "Cycles", "Modules", "Pages"])
+        await expect(nav.getByRole("link", { name: shown, exact: true })).toBeVisible();
+      for (const gone of ["Views", "Intake"]) {
         await expect(nav.getByRole("link", { name: gone, exact: true })).toHaveCount(0);
       }
     });

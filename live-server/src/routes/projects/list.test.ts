@@ -46,7 +46,7 @@ describe("GET /projects/", () => {
       is_favorite: false,
       network: NETWORK.public,
       archived_at: null,
-      cycle_view: false, // cycles are not a project feature yet: reported off
+      cycle_view: true, // cycles exist: reported as stored (on by default)
       page_view: true,
       inbox_view: false,
     });

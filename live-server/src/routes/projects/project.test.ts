@@ -87,46 +87,57 @@ describe("PATCH /projects/:id/", () => {
     expect(row).toMatchObject({ identifier: "RENAMED", updatedById: w.admin.id, timezone: "Europe/Istanbul" });
   });
 
-  it("lets the project admin switch the features that exist (pages) and guest visibility", async () => {
+  it("lets the project admin switch the features that exist (cycles, modules, pages) and guest visibility", async () => {
     const p = await projectWithTeam(t, w);
     const off = await client(t.app, w.admin).patch(`${p.url}/`, {
       page_view: false,
       cycle_view: false,
+      module_view: false,
       is_time_tracking_enabled: false,
       guest_view_all_features: true,
     });
     expect(off.statusCode, off.body).toBe(200);
-    expect(off.json()).toMatchObject({ page_view: false, guest_view_all_features: true });
-    const on = await client(t.app, w.admin).patch(`${p.url}/`, { page_view: true });
-    expect(on.json()).toMatchObject({ page_view: true });
-    expect(await projectRow(t, p.id)).toMatchObject({ pageView: true, cycleView: false, guestViewAllFeatures: true });
+    expect(off.json()).toMatchObject({
+      page_view: false,
+      cycle_view: false,
+      module_view: false,
+      guest_view_all_features: true,
+    });
+    const on = await client(t.app, w.admin).patch(`${p.url}/`, { page_view: true, cycle_view: true });
+    expect(on.json()).toMatchObject({ page_view: true, cycle_view: true, module_view: false });
+    expect(await projectRow(t, p.id)).toMatchObject({
+      pageView: true,
+      cycleView: true,
+      moduleView: false,
+      guestViewAllFeatures: true,
+    });
   });
 
-  it("reports the features that don't exist yet as off, whatever is stored (a new project: pages only)", async () => {
+  it("reports the features that don't exist yet as off, whatever is stored (a new project: cycles, modules, pages)", async () => {
     const p = await projectWithTeam(t, w);
-    // The stored defaults are the reference's (cycles, modules, views on) for when they are built.
+    // The stored defaults are the reference's (cycles, modules, views on); views aren't built yet.
     expect(await projectRow(t, p.id)).toMatchObject({ cycleView: true, moduleView: true, issueViewsView: true });
     const res = await client(t.app, w.admin).get(`${p.url}/`);
     expect(res.json()).toMatchObject({
       page_view: true,
-      cycle_view: false,
-      module_view: false,
+      cycle_view: true,
+      module_view: true,
       issue_views_view: false,
       inbox_view: false,
       is_epic_enabled: false,
       is_time_tracking_enabled: false,
     });
     const listed = await client(t.app, w.admin).get(`/api/workspaces/${w.slug}/projects/`);
-    const entry = (listed.json() as { id: string; cycle_view: boolean; page_view: boolean }[]).find(
-      (x) => x.id === p.id,
-    );
-    expect(entry).toMatchObject({ cycle_view: false, page_view: true });
+    const entry = (
+      listed.json() as { id: string; cycle_view: boolean; issue_views_view: boolean; page_view: boolean }[]
+    ).find((x) => x.id === p.id);
+    expect(entry).toMatchObject({ cycle_view: true, issue_views_view: false, page_view: true });
   });
 
   it("refuses to turn on a feature that doesn't exist yet (400 FEATURE_UNAVAILABLE), changing nothing", async () => {
     const p = await projectWithTeam(t, w);
     const before = await projectRow(t, p.id);
-    for (const flag of ["cycle_view", "module_view", "issue_views_view", "inbox_view", "is_epic_enabled"]) {
+    for (const flag of ["issue_views_view", "inbox_view", "is_epic_enabled"]) {
       const res = await client(t.app, w.admin).patch(`${p.url}/`, { [flag]: true, page_view: false });
       expect(res.statusCode, flag).toBe(400);
       expect(res.json()).toMatchObject({ code: "FEATURE_UNAVAILABLE", fields: { [flag]: [expect.any(String)] } });

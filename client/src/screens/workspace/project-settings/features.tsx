@@ -1,5 +1,5 @@
 import { AVAILABLE_PROJECT_FEATURES, type ProjectFeature } from "@tideline/shared";
-import { Clock, Eye, FileText, Inbox, Layers, type LucideIcon, Repeat, Sparkles, SquareStack } from "lucide-react";
+import { Boxes, Clock, Contrast, Eye, FileText, Inbox, Layers, type LucideIcon, Sparkles } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { updateProject } from "../../../stores/projects";
@@ -8,10 +8,13 @@ import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
 import { useProjectSettings } from "./layout";
 
-/** Each feature's icon and i18n key (projects.features.<key>), ready for when it is built. */
+/**
+ * Each feature's icon (the one its sidebar link shows, where it has one) and i18n key
+ * (projects.features.<key>), ready for when it is built.
+ */
 const FEATURE_UI: Record<ProjectFeature, { icon: LucideIcon; i18n: string }> = {
-  cycle_view: { icon: Repeat, i18n: "cycle_view" },
-  module_view: { icon: SquareStack, i18n: "module_view" },
+  cycle_view: { icon: Contrast, i18n: "cycle_view" },
+  module_view: { icon: Boxes, i18n: "module_view" },
   issue_views_view: { icon: Layers, i18n: "issue_views_view" },
   page_view: { icon: FileText, i18n: "page_view" },
   inbox_view: { icon: Inbox, i18n: "inbox_view" },
