@@ -75,8 +75,8 @@ export function toGroupByKey(value: unknown): GroupByKey | null {
 }
 
 /**
- * Orderings of the list. "priority" puts urgent first; dates, names and estimates put items
- * without a value last in both directions.
+ * Orderings of the list. "priority" puts urgent first; dates, names, estimates, cycle names and
+ * module names put items without a value last in both directions.
  */
 export const ORDER_BY = [
   "sort_order",
@@ -111,6 +111,10 @@ export const ORDER_BY = [
   "-attachment_count",
   "sub_issues_count",
   "-sub_issues_count",
+  "issue_cycle__cycle__name",
+  "-issue_cycle__cycle__name",
+  "issue_module__module__name",
+  "-issue_module__module__name",
 ] as const;
 export type OrderByKey = (typeof ORDER_BY)[number];
 export const DEFAULT_ORDER_BY: OrderByKey = "sort_order";
@@ -121,15 +125,12 @@ export function isOrderByKey(value: unknown): value is OrderByKey {
 
 /**
  * The peer client's orderings that differ from ORDER_BY, mapped to the key the list sorts by.
- * Ordering by cycle or module name is not built yet: it keeps the manual order.
+ * (Cycle and module name orderings use the reference's own words, so they are ORDER_BY keys:
+ * by the item's cycle name, or its first module's name, items without one last.)
  */
 export const ORDER_BY_ALIASES: Readonly<Record<string, OrderByKey>> = {
   estimate_point: "estimate_point__key",
   "-estimate_point": "-estimate_point__key",
-  issue_cycle__cycle__name: "sort_order",
-  "-issue_cycle__cycle__name": "sort_order",
-  issue_module__module__name: "sort_order",
-  "-issue_module__module__name": "sort_order",
 };
 
 /** The ordering a saved or requested order_by means (aliases included), or null. */

@@ -5,6 +5,7 @@ import {
   dropSortOrder,
   filterItems,
   groupKeysOf,
+  groupTakesItems,
   moveGroupPatch,
   type PipelineContext,
   type PipelineItem,
@@ -21,6 +22,13 @@ const L_UI = "00000000-0000-4000-8000-0000000000b2";
 const L_UNUSED = "00000000-0000-4000-8000-0000000000b3";
 const U_ANN = "00000000-0000-4000-8000-0000000000c1";
 const U_BOB = "00000000-0000-4000-8000-0000000000c2";
+const C_SPRINT4 = "00000000-0000-4000-8000-0000000000d1";
+const C_ALPHA = "00000000-0000-4000-8000-0000000000d2";
+const C_DONE = "00000000-0000-4000-8000-0000000000d3";
+const C_ARCHIVED = "00000000-0000-4000-8000-0000000000d4";
+const M_WEB = "00000000-0000-4000-8000-0000000000e1";
+const M_API = "00000000-0000-4000-8000-0000000000e2";
+const M_EMPTY = "00000000-0000-4000-8000-0000000000e3";
 
 const ctx: PipelineContext = {
   states: [
@@ -38,6 +46,17 @@ const ctx: PipelineContext = {
     { id: U_BOB, name: "Bob" },
   ],
   estimatePoints: [],
+  // In the store's order (not by name): the pipeline sorts them as the server's groups do.
+  cycles: [
+    { id: C_SPRINT4, name: "Sprint 4", status: "current" },
+    { id: C_DONE, name: "Sprint 3", status: "completed" },
+    { id: C_ALPHA, name: "alpha", status: "draft" },
+  ],
+  modules: [
+    { id: M_WEB, name: "Web" },
+    { id: M_EMPTY, name: "Zzz empty" },
+    { id: M_API, name: "api" },
+  ],
   today: "2026-03-10",
 };
 
@@ -133,6 +152,65 @@ describe("grouping", () => {
   });
 });
 
+describe("grouping by cycle and module", () => {
+  const inSprint = item({ cycle_id: C_SPRINT4, module_ids: [M_WEB, M_API] });
+  const inAlpha = item({ cycle_id: C_ALPHA, module_ids: [M_WEB] });
+  const nowhere = item({ cycle_id: null, module_ids: [] });
+  const archivedCycle = item({ cycle_id: C_ARCHIVED });
+
+  it("groups by cycle: the project's cycles by name (case-insensitive), None last", () => {
+    const { groups } = buildGroups([inSprint, inAlpha, nowhere], { ...base, groupBy: "cycle_id" }, ctx);
+    expect(groups.map((g) => [g.key, g.items.map((i) => i.id)])).toEqual([
+      [C_ALPHA, [inAlpha.id]],
+      [C_DONE, []],
+      [C_SPRINT4, [inSprint.id]],
+      [NONE_GROUP, [nowhere.id]],
+    ]);
+  });
+
+  it("keeps an item of an archived cycle in that cycle's group, after the known ones (as the server)", () => {
+    const { groups } = buildGroups(
+      [inSprint, archivedCycle, nowhere],
+      { ...base, groupBy: "cycle_id", showEmptyGroups: false },
+      ctx,
+    );
+    expect(groups.map((g) => g.key)).toEqual([C_SPRINT4, C_ARCHIVED, NONE_GROUP]);
+  });
+
+  it("puts an item in each of its modules' groups, module-less ones in None", () => {
+    const { groups, total } = buildGroups([inSprint, inAlpha, nowhere], { ...base, groupBy: "module_id" }, ctx);
+    expect(groups.map((g) => [g.key, g.items.map((i) => i.id)])).toEqual([
+      [M_API, [inSprint.id]],
+      [M_WEB, [inSprint.id, inAlpha.id]],
+      [M_EMPTY, []],
+      [NONE_GROUP, [nowhere.id]],
+    ]);
+    expect(total).toBe(3);
+    expect(groupKeysOf(item({ module_ids: undefined }), "module_id")).toEqual([NONE_GROUP]);
+    expect(groupKeysOf(item({ cycle_id: undefined }), "cycle_id")).toEqual([NONE_GROUP]);
+  });
+
+  it("sub-groups by module inside cycle columns", () => {
+    const { groups } = buildGroups(
+      [inSprint, inAlpha, nowhere],
+      { ...base, groupBy: "cycle_id", subGroupBy: "module_id", showEmptyGroups: false },
+      ctx,
+    );
+    const sprint = groups.find((g) => g.key === C_SPRINT4);
+    expect(sprint?.subGroups?.map((s) => [s.key, s.items.length])).toEqual([
+      [M_API, 1],
+      [M_WEB, 1],
+      [NONE_GROUP, 0],
+    ]);
+  });
+
+  it("shows only None while the lists of cycles and modules load", () => {
+    const loading = { ...ctx, cycles: undefined, modules: undefined };
+    const { groups } = buildGroups([nowhere], { ...base, groupBy: "module_id" }, loading);
+    expect(groups.map((g) => g.key)).toEqual([NONE_GROUP]);
+  });
+});
+
 describe("filtering and ordering", () => {
   it("applies filters with the shared semantics and leaves out archived items and drafts", () => {
     const urgentBug = item({ priority: "urgent", label_ids: [L_BUG] });
@@ -180,6 +258,28 @@ describe("filtering and ordering", () => {
     expect(sortItems([none, urgent, medium], "-sequence_id", ctx)).toEqual([medium, urgent, none]);
   });
 
+  it("orders by cycle name both ways, items without a (known) cycle last", () => {
+    const sprint = item({ cycle_id: C_SPRINT4 });
+    const none1 = item({ cycle_id: null });
+    const alpha = item({ cycle_id: C_ALPHA });
+    const archived = item({ cycle_id: C_ARCHIVED });
+    const sprintToo = item({ cycle_id: C_SPRINT4 });
+    const all = [sprint, none1, alpha, archived, sprintToo];
+    expect(sortItems(all, "issue_cycle__cycle__name", ctx)).toEqual([alpha, sprint, sprintToo, none1, archived]);
+    // Descending: ties by sequence descending too, None still last.
+    expect(sortItems(all, "-issue_cycle__cycle__name", ctx)).toEqual([sprintToo, sprint, alpha, archived, none1]);
+  });
+
+  it("orders by the first module's name (the last one descending), items without a module last", () => {
+    const webApi = item({ module_ids: [M_WEB, M_API] });
+    const web = item({ module_ids: [M_WEB] });
+    const none1 = item({ module_ids: [] });
+    const empty = item({ module_ids: [M_EMPTY] });
+    const all = [webApi, web, none1, empty];
+    expect(sortItems(all, "issue_module__module__name", ctx)).toEqual([webApi, web, empty, none1]);
+    expect(sortItems(all, "-issue_module__module__name", ctx)).toEqual([empty, web, webApi, none1]);
+  });
+
   it("breaks ties by sequence number", () => {
     const x = item({ sort_order: 5 });
     const y = item({ sort_order: 5 });
@@ -212,12 +312,35 @@ describe("drag and drop", () => {
     expect(moveGroupPatch("state_id", it1, S_TODO, S_TODO)).toEqual({});
   });
 
+  it("moves between cycle columns (None: out of the cycle) and module columns (the module swapped)", () => {
+    const it1 = item({ cycle_id: C_SPRINT4, module_ids: [M_WEB, M_API] });
+    expect(moveGroupPatch("cycle_id", it1, C_SPRINT4, C_ALPHA)).toEqual({ cycle_id: C_ALPHA });
+    expect(moveGroupPatch("cycle_id", it1, C_SPRINT4, NONE_GROUP)).toEqual({ cycle_id: null });
+    expect(moveGroupPatch("cycle_id", item({}), NONE_GROUP, C_SPRINT4)).toEqual({ cycle_id: C_SPRINT4 });
+    expect(moveGroupPatch("module_id", it1, M_WEB, M_EMPTY)).toEqual({ module_ids: [M_API, M_EMPTY] });
+    expect(moveGroupPatch("module_id", it1, M_WEB, M_API)).toEqual({ module_ids: [M_API] });
+    expect(moveGroupPatch("module_id", it1, M_WEB, NONE_GROUP)).toEqual({ module_ids: [] });
+    expect(moveGroupPatch("module_id", item({ module_ids: [] }), NONE_GROUP, M_WEB)).toEqual({ module_ids: [M_WEB] });
+  });
+
+  it("takes no items into a completed or unknown cycle's column", () => {
+    expect(groupTakesItems("cycle_id", C_SPRINT4, ctx)).toBe(true);
+    expect(groupTakesItems("cycle_id", NONE_GROUP, ctx)).toBe(true);
+    expect(groupTakesItems("cycle_id", C_DONE, ctx)).toBe(false);
+    expect(groupTakesItems("cycle_id", C_ARCHIVED, ctx)).toBe(false);
+    expect(groupTakesItems("module_id", M_WEB, ctx)).toBe(true);
+    expect(groupTakesItems("state_id", S_DONE, ctx)).toBe(true);
+  });
+
   it("prefills quick add from the group, ignoring None", () => {
     expect(prefillFor("state_id", S_DONE)).toEqual({ state_id: S_DONE });
     expect(prefillFor("labels__id", L_BUG)).toEqual({ label_ids: [L_BUG] });
     expect(prefillFor("labels__id", NONE_GROUP)).toEqual({});
     expect(prefillFor("cycle_id", NONE_GROUP)).toEqual({});
-    expect(prefillFor("module_id", "x")).toEqual({});
+    expect(prefillFor("module_id", NONE_GROUP)).toEqual({});
+    expect(prefillFor("cycle_id", C_SPRINT4, ctx)).toEqual({ cycle_id: C_SPRINT4 });
+    expect(prefillFor("cycle_id", C_DONE, ctx)).toEqual({});
+    expect(prefillFor("module_id", M_WEB, ctx)).toEqual({ module_ids: [M_WEB] });
     expect(prefillFor("state__group", "completed", ctx)).toEqual({ state_id: S_DONE });
     expect(prefillFor(null, "all")).toEqual({});
   });

@@ -2,8 +2,9 @@
  * The board's local pipeline (the spec's local-database mode): filter, group, sub-group and order
  * a project's cached work items with the server's semantics — the shared filter evaluator, the
  * server's group keys (an item with two labels is in both label groups; items without a value are
- * in "None") and its orderings (urgent first; items without the value last in both directions;
- * ties by sequence_id then id). Pure functions only: the unit tests run them in node.
+ * in "None"; an item in two modules is in both module groups) and its orderings (urgent first;
+ * items without the value last in both directions; ties by sequence_id then id). Pure functions
+ * only: the unit tests run them in node.
  */
 import {
   type DisplayScope,
@@ -32,8 +33,20 @@ export type PipelineItem = FilterableIssue & {
   estimate_point: string | null;
   archived_at: string | null;
   is_draft: boolean;
+  cycle_id?: string | null;
   module_ids?: readonly string[];
 };
+
+/**
+ * A cycle or module of the project as the pipeline knows it (the stores' Cycle and Module fit).
+ * A cycle of status "completed" takes no new work items (the server answers 400), so it is no
+ * drop target and prefills nothing.
+ */
+export type PipelineNamed = { id: string; name: string; status?: string };
+
+function takesItems(cycle: PipelineNamed | undefined): boolean {
+  return cycle !== undefined && cycle.status !== "completed";
+}
 
 /** The project's named values, in display order (states by group then sequence, labels by sort_order). */
 export type PipelineContext = {
@@ -41,6 +54,13 @@ export type PipelineContext = {
   labels: readonly { id: string; name: string }[];
   members: readonly { id: string; name: string }[];
   estimatePoints: readonly { id: string; key: number }[];
+  /**
+   * The project's unarchived cycles and modules (any order: groups and orderings sort them by
+   * name). Items in an archived cycle are grouped under its id but order as without a cycle, as
+   * on the server. Absent while the lists load.
+   */
+  cycles?: readonly PipelineNamed[];
+  modules?: readonly PipelineNamed[];
   /** Today as yyyy-MM-dd (relative date filters). */
   today: string;
 };
@@ -97,7 +117,28 @@ const STATE_GROUP_RANK = new Map<string, number>(STATE_GROUPS.map((g, i) => [g, 
 
 type SortValue = number | string | null;
 
-function sortValue(item: PipelineItem, key: string, ctx: PipelineContext, pointKeys: Map<string, number>): SortValue {
+/** Lower-cased names by id, for the cycle and module name orderings. */
+function nameKeys(list: readonly PipelineNamed[] | undefined): Map<string, string> {
+  return new Map((list ?? []).map((x) => [x.id, x.name.toLowerCase()]));
+}
+
+/**
+ * The first of an item's module names (the last when descending — the server's min/max, as
+ * for labels), or null without a known module.
+ */
+function moduleNameKey(ids: readonly string[] | undefined, names: Map<string, string>, desc: boolean): string | null {
+  let out: string | null = null;
+  for (const id of ids ?? []) {
+    const name = names.get(id);
+    if (name === undefined) continue;
+    if (out === null || (desc ? name > out : name < out)) out = name;
+  }
+  return out;
+}
+
+type SortLookups = { pointKeys: Map<string, number>; names: Map<string, string>; desc: boolean };
+
+function sortValue(item: PipelineItem, key: string, lookups: SortLookups): SortValue {
   switch (key) {
     case "sort_order":
       return item.sort_order;
@@ -116,9 +157,12 @@ function sortValue(item: PipelineItem, key: string, ctx: PipelineContext, pointK
     case "state__group":
       return item.state__group ? (STATE_GROUP_RANK.get(item.state__group) ?? null) : null;
     case "estimate_point__key":
-      return item.estimate_point ? (pointKeys.get(item.estimate_point) ?? null) : null;
+      return item.estimate_point ? (lookups.pointKeys.get(item.estimate_point) ?? null) : null;
+    case "issue_cycle__cycle__name":
+      return item.cycle_id ? (lookups.names.get(item.cycle_id) ?? null) : null;
+    case "issue_module__module__name":
+      return moduleNameKey(item.module_ids, lookups.names, lookups.desc);
     default:
-      void ctx;
       return null;
   }
 }
@@ -133,9 +177,18 @@ export function sortItems<T extends PipelineItem>(items: T[], orderBy: OrderByKe
   const dir = desc ? -1 : 1;
   const tie = (a: T, b: T) => dir * (a.sequence_id - b.sequence_id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   if (key === "sequence_id") return [...items].sort(tie);
-  const pointKeys = new Map(ctx.estimatePoints.map((p) => [p.id, p.key]));
+  const lookups: SortLookups = {
+    pointKeys: new Map(ctx.estimatePoints.map((p) => [p.id, p.key])),
+    names:
+      key === "issue_cycle__cycle__name"
+        ? nameKeys(ctx.cycles)
+        : key === "issue_module__module__name"
+          ? nameKeys(ctx.modules)
+          : new Map(),
+    desc,
+  };
   // Decorate once: a 10,000-item sort reads each value once, not per comparison.
-  const decorated = items.map((item) => ({ item, v: sortValue(item, key, ctx, pointKeys) }));
+  const decorated = items.map((item) => ({ item, v: sortValue(item, key, lookups) }));
   decorated.sort((a, b) => {
     if (a.v === null || b.v === null) {
       if (a.v === null && b.v !== null) return 1;
@@ -150,7 +203,7 @@ export function sortItems<T extends PipelineItem>(items: T[], orderBy: OrderByKe
 
 // ───────────── grouping ─────────────
 
-/** The group keys an item belongs to for a grouping (several for labels and assignees). */
+/** The group keys an item belongs to for a grouping (several for labels, assignees and modules). */
 export function groupKeysOf(item: PipelineItem, key: GroupByKey): string[] {
   switch (key) {
     case "state_id":
@@ -174,10 +227,18 @@ export function groupKeysOf(item: PipelineItem, key: GroupByKey): string[] {
     case "estimate_point":
       return [item.estimate_point ?? NONE_GROUP];
     case "cycle_id":
+      return [item.cycle_id ?? NONE_GROUP];
     case "module_id":
-      // Not built yet: everything is in None.
-      return [NONE_GROUP];
+      return item.module_ids?.length ? [...new Set(item.module_ids)] : [NONE_GROUP];
   }
+}
+
+/** Cycles or modules in the server's group order: by lower-cased name, then id. */
+function byName(list: readonly PipelineNamed[] | undefined): string[] {
+  return [...(list ?? [])]
+    .map((x) => ({ id: x.id, k: x.name.toLowerCase() }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((x) => x.id);
 }
 
 /** Groups a grouping always shows (even empty), in display order — as the server's list does. */
@@ -196,7 +257,9 @@ export function knownGroupKeys(key: GroupByKey, ctx: PipelineContext): string[] 
     case "estimate_point":
       return [...ctx.estimatePoints.map((p) => p.id), NONE_GROUP];
     case "cycle_id":
+      return [...byName(ctx.cycles), NONE_GROUP];
     case "module_id":
+      return [...byName(ctx.modules), NONE_GROUP];
     case "target_date":
     case "start_date":
       return [NONE_GROUP];
@@ -296,16 +359,32 @@ export type GroupPatch = Partial<{
   start_date: string | null;
   target_date: string | null;
   estimate_point: string | null;
+  cycle_id: string | null;
+  module_ids: string[];
 }>;
 
 /**
- * What changes when an item moves from group `from` to group `to` of a grouping: the new state or
- * priority; for labels and assignees the old group's value is replaced by the new one (None empties
- * the list). Null when the grouping can't be set by moving (creator, state group, cycles, modules).
+ * Whether a group takes work items (a drop, a quick add): not a completed cycle's, nor an
+ * unknown (archived) cycle's — the server refuses items there.
+ */
+export function groupTakesItems(
+  key: GroupByKey | null,
+  groupKey: string,
+  ctx: Pick<PipelineContext, "cycles">,
+): boolean {
+  if (key !== "cycle_id" || groupKey === NONE_GROUP) return true;
+  return takesItems(ctx.cycles?.find((c) => c.id === groupKey));
+}
+
+/**
+ * What changes when an item moves from group `from` to group `to` of a grouping: the new state,
+ * priority or cycle (None: out of any cycle); for labels, assignees and modules the old group's
+ * value is replaced by the new one (None empties the list). Null when the grouping can't be set
+ * by moving (creator, state group, dates).
  */
 export function moveGroupPatch(
   key: GroupByKey,
-  item: Pick<PipelineItem, "label_ids" | "assignee_ids">,
+  item: Pick<PipelineItem, "label_ids" | "assignee_ids" | "module_ids">,
   from: string,
   to: string,
 ): GroupPatch | null {
@@ -319,6 +398,10 @@ export function moveGroupPatch(
       return { label_ids: swap(item.label_ids, from, to) };
     case "assignees__id":
       return { assignee_ids: swap(item.assignee_ids, from, to) };
+    case "cycle_id":
+      return { cycle_id: to === NONE_GROUP ? null : to };
+    case "module_id":
+      return { module_ids: swap(item.module_ids ?? [], from, to) };
     default:
       return null;
   }
@@ -332,12 +415,13 @@ function swap(values: readonly string[], from: string, to: string): string[] {
 
 /**
  * Values a new item created in a group starts with (quick add): the group's state, priority,
- * label, assignee or date. Cycles, modules and None groups prefill nothing.
+ * label, assignee, date, cycle or module. None groups prefill nothing (product-domain §5: quick
+ * add ignores a cycle or module of None), nor does a completed cycle's (it takes no items).
  */
 export function prefillFor(
   key: GroupByKey | null,
   groupKey: string,
-  ctx?: Pick<PipelineContext, "states">,
+  ctx?: Pick<PipelineContext, "states" | "cycles">,
 ): GroupPatch {
   if (!key || groupKey === NONE_GROUP || groupKey === "all") return {};
   switch (key) {
@@ -360,6 +444,11 @@ export function prefillFor(
       return { start_date: groupKey };
     case "estimate_point":
       return { estimate_point: groupKey };
+    case "cycle_id":
+      // Without the list of cycles (still loading) the group's cycle is used; the server judges.
+      return !ctx?.cycles || takesItems(ctx.cycles.find((c) => c.id === groupKey)) ? { cycle_id: groupKey } : {};
+    case "module_id":
+      return { module_ids: [groupKey] };
     default:
       return {};
   }

@@ -173,6 +173,23 @@ export function orderTerms(orderBy: OrderByKey, projectId?: string): { order: SQ
             group by c.parent_id`,
         true,
       );
+    case "issue_cycle__cycle__name":
+      // The item's cycle (one at most); an archived cycle's name is not on the board's list of
+      // cycles, so its items order as without a cycle here too (the client pipeline matches).
+      return by(
+        sql`oc.k`,
+        sql`left join (select ci.issue_id, lower(c.name) as k from cycle_issues ci
+                       join cycles c on c.id = ci.cycle_id and c.archived_at is null
+                       where ${inProject("ci")}) oc on oc.issue_id = i.id`,
+      );
+    case "issue_module__module__name":
+      // The first of the item's modules by name (the last when descending, as for labels);
+      // archived modules are not among an item's module_ids.
+      return aggregate(
+        sql`select mi.issue_id, ${agg}(lower(m.name)) as k from module_issues mi
+            join modules m on m.id = mi.module_id and m.archived_at is null
+            where ${inProject("mi")} group by mi.issue_id`,
+      );
     default:
       return { order: sql`i.sort_order, ${tail}`, join: sql`` };
   }
