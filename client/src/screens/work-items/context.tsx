@@ -6,6 +6,8 @@
  */
 import type { DisplayProperties, StateGroup } from "@tideline/shared";
 import { createContext, useContext } from "react";
+import type { Cycle } from "../../stores/cycles";
+import type { Module } from "../../stores/modules";
 import type { EstimatePoint, ProjectLabel, ProjectMeta, ProjectState } from "../../stores/project-meta";
 import { activeEstimate } from "../../stores/project-meta";
 import type { WorkItemInput } from "../../stores/work-items";
@@ -24,13 +26,31 @@ export type Lookups = {
   /** The active estimate's points (empty when estimates are off). */
   points: readonly EstimatePoint[];
   pointById: ReadonlyMap<string, EstimatePoint>;
+  /** The project's unarchived cycles and modules by name (empty while they load or when the feature is off). */
+  cycles: readonly Cycle[];
+  cycleById: ReadonlyMap<string, Cycle>;
+  modules: readonly Module[];
+  moduleById: ReadonlyMap<string, Module>;
 };
+
+/** Cycles or modules by name, case-insensitive (the order of their groups on the server). */
+function sortedByName<T extends { id: string; name: string }>(list: readonly T[] | undefined): T[] {
+  return [...(list ?? [])].sort((a, b) => {
+    const x = a.name.toLowerCase();
+    const y = b.name.toLowerCase();
+    return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+}
 
 export function memberName(m: { display_name: string; first_name: string; last_name: string; email: string }) {
   return m.display_name || `${m.first_name} ${m.last_name}`.trim() || m.email;
 }
 
-export function buildLookups(meta: ProjectMeta | undefined): Lookups {
+export function buildLookups(
+  meta: ProjectMeta | undefined,
+  cycleList?: readonly Cycle[],
+  moduleList?: readonly Module[],
+): Lookups {
   const states = meta?.states ?? [];
   const labels = meta?.labels ?? [];
   const members: MemberInfo[] = (meta?.members ?? [])
@@ -42,6 +62,8 @@ export function buildLookups(meta: ProjectMeta | undefined): Lookups {
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
   const points = [...(activeEstimate(meta)?.points ?? [])].sort((a, b) => a.key - b.key);
+  const cycles = sortedByName(cycleList?.filter((c) => !c.archived_at));
+  const modules = sortedByName(moduleList?.filter((m) => !m.archived_at));
   return {
     states,
     stateById: new Map(states.map((s) => [s.id, s])),
@@ -51,6 +73,10 @@ export function buildLookups(meta: ProjectMeta | undefined): Lookups {
     memberById: new Map(members.map((m) => [m.id, m])),
     points,
     pointById: new Map(points.map((p) => [p.id, p])),
+    cycles,
+    cycleById: new Map(cycles.map((c) => [c.id, c])),
+    modules,
+    moduleById: new Map(modules.map((m) => [m.id, m])),
   };
 }
 
@@ -60,6 +86,8 @@ export function pipelineContext(lookups: Lookups, today: string): PipelineContex
     labels: lookups.labels,
     members: lookups.members,
     estimatePoints: lookups.points,
+    cycles: lookups.cycles.map((c) => ({ id: c.id, name: c.name, status: c.status })),
+    modules: lookups.modules.map((m) => ({ id: m.id, name: m.name })),
     today,
   };
 }

@@ -46,7 +46,9 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
 import { useIsNarrow } from "../../lib/use-media";
+import { loadCycles, useProjectCycles } from "../../stores/cycles";
 import { watchProjectLive } from "../../stores/live-board";
+import { loadModules, useProjectModules } from "../../stores/modules";
 import { loadProjectMeta, projectMeta } from "../../stores/project-meta";
 import { fetchProject, projects } from "../../stores/projects";
 import { session } from "../../stores/session";
@@ -185,6 +187,9 @@ export function WorkItemsBoard({
     setLoadFailed(false);
     const fail = () => setLoadFailed(true);
     loadProjectMeta(slug, projectId).catch(fail);
+    // Cycle and module groups, filters and names; the board works without them.
+    loadCycles(slug, projectId).catch(() => undefined);
+    loadModules(slug, projectId).catch(() => undefined);
     loadWorkItemView(slug, viewKey).catch(() => undefined);
     loadProjectWorkItems(slug, projectId).catch(fail);
     const stop = watchProjectFocus(slug, projectId);
@@ -208,7 +213,12 @@ export function WorkItemsBoard({
   const view = viewSnap.byKey[viewKey] ?? defaultView();
   const display = view.display_filters as DisplayFilters;
   const viewFilters = view.filters as StoredFilters;
-  const lookups = useMemo(() => buildLookups(meta as (typeof projectMeta.byProject)[string] | undefined), [meta]);
+  const cycleList = useProjectCycles(projectId);
+  const moduleList = useProjectModules(projectId);
+  const lookups = useMemo(
+    () => buildLookups(meta as (typeof projectMeta.byProject)[string] | undefined, cycleList, moduleList),
+    [meta, cycleList, moduleList],
+  );
   const today = calendarDate(new Date());
   // The scope is an implicit filter: never a chip, never saved into the user's filters.
   // biome-ignore lint/correctness/useExhaustiveDependencies: version marks in-place changes of cached items
