@@ -89,6 +89,25 @@ describe("describeNotificationChange", () => {
     expect(say(notification("property_change", { field: "labels", old_value: "bug" }))).toBe("Label removed: bug");
   });
 
+  it("says the cycle or module a work item joined, left or moved between", () => {
+    expect(say(notification("property_change", { field: "cycles", new_value: "Sprint 4" }))).toBe(
+      "Added to the cycle Sprint 4",
+    );
+    expect(say(notification("property_change", { field: "cycles", old_value: "Sprint 3" }))).toBe(
+      "Removed from the cycle Sprint 3",
+    );
+    expect(
+      say(notification("property_change", { field: "cycles", old_value: "Sprint 3", new_value: "Sprint 4" })),
+    ).toBe("Cycle: Sprint 3 → Sprint 4");
+    expect(say(notification("property_change", { field: "modules", new_value: "Checkout" }))).toBe(
+      "Added to the module Checkout",
+    );
+    expect(say(notification("property_change", { field: "modules", old_value: "API" }))).toBe(
+      "Removed from the module API",
+    );
+    expect(say(notification("property_change", { field: "modules" }))).toBeNull();
+  });
+
   it("quotes the first words of a comment, mention or not", () => {
     const long = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen";
     expect(say(notification("comment", { field: "comment", new_value: long }, { message_stripped: long }))).toBe(

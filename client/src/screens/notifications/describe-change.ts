@@ -72,6 +72,16 @@ export function describeNotificationChange(n: Notification, t: TFunction): strin
     if (a.old_value) return t(`notifications.change.${key}Removed`, { value: a.old_value });
     return null;
   }
+  if (field === "cycles" || field === "modules") {
+    // The history row of a cycle or module move: names in old_value/new_value (a cycle row has
+    // both when the item moved from one cycle to another).
+    const kind = field === "cycles" ? "cycle" : "module";
+    if (a.old_value && a.new_value && kind === "cycle")
+      return t("cycleModule.notifications.cycleMoved", { from: a.old_value, to: a.new_value });
+    if (a.new_value) return t(`cycleModule.notifications.${kind}Added`, { value: a.new_value });
+    if (a.old_value) return t(`cycleModule.notifications.${kind}Removed`, { value: a.old_value });
+    return null;
+  }
   if (field === "description") return t("notifications.change.description");
   const label = FROM_TO[field];
   if (!label) return null;

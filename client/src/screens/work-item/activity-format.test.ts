@@ -129,6 +129,44 @@ describe("describeActivity", () => {
     );
   });
 
+  it("says a work item was added to, removed from or moved between cycles", () => {
+    const cycles: Record<string, string> = { c4: "Sprint 4 (renamed)" };
+    const resolve = { cycle: (id: string) => cycles[id] };
+    expect(describeActivity(row({ field: "cycles", new_value: "Sprint 4", new_identifier: "c9" }), t)).toBe(
+      "Ada Lovelace added this work item to the cycle Sprint 4",
+    );
+    expect(describeActivity(row({ field: "cycles", old_value: "Sprint 3", old_identifier: "c3" }), t)).toBe(
+      "Ada Lovelace removed it from the cycle Sprint 3",
+    );
+    expect(
+      describeActivity(
+        row({
+          field: "cycles",
+          old_value: "Sprint 3",
+          old_identifier: "c3",
+          new_value: "Sprint 4",
+          new_identifier: "c4",
+        }),
+        t,
+        resolve,
+      ),
+    ).toBe("Ada Lovelace moved this work item from the cycle Sprint 3 to the cycle Sprint 4 (renamed)");
+    // A cycle deleted before its name was recorded still reads as a sentence.
+    expect(describeActivity(row({ field: "cycles", old_identifier: "gone" }), t)).toBe(
+      "Ada Lovelace removed it from the cycle (deleted)",
+    );
+  });
+
+  it("says a work item was added to or removed from a module", () => {
+    const resolve = { module: (id: string) => (id === "m1" ? "Checkout" : undefined) };
+    expect(describeActivity(row({ field: "modules", new_value: "Web", new_identifier: "m1" }), t, resolve)).toBe(
+      "Ada Lovelace added it to the module Checkout",
+    );
+    expect(describeActivity(row({ field: "modules", old_value: "API", old_identifier: "m2" }), t, resolve)).toBe(
+      "Ada Lovelace removed it from the module API",
+    );
+  });
+
   it("never leaves an unknown field unsaid", () => {
     expect(describeActivity(row({ field: "cycle_id" }), t)).toBe("Ada Lovelace updated the cycle id");
   });

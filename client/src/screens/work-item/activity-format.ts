@@ -24,9 +24,13 @@ export type Resolvers = {
   label?: (id: string) => string | undefined;
   member?: (id: string) => string | undefined;
   estimate?: (id: string) => string | undefined;
+  cycle?: (id: string) => string | undefined;
+  module?: (id: string) => string | undefined;
 };
 
 const P = "workItem.activity";
+/** Cycle and module sentences live with the rest of the board's cycle/module words. */
+const CM = "cycleModule.activity";
 
 /** The person who made the change ("Ada Lovelace", else the display name). */
 export function actorName(row: Pick<ActivityRow, "actor_detail">, t: Translate): string {
@@ -120,6 +124,9 @@ export function describeActivity(row: ActivityRow, t: Translate, resolve: Resolv
         : say("subIssueAdded", { value: row.new_value ?? "" });
     case "archived_at":
       return say(row.verb === "restored" ? "restored" : "archived");
+    case "cycles":
+    case "modules":
+      return describeMembership(row, field, actor, t, field === "cycles" ? resolve.cycle : resolve.module);
     default:
       if (RELATION_FIELDS.has(field)) {
         const value = (added ? row.new_value : row.old_value) ?? "";
@@ -127,6 +134,30 @@ export function describeActivity(row: ActivityRow, t: Translate, resolve: Resolv
       }
       return say("fallback", { field: field.replace(/_/g, " ") });
   }
+}
+
+/**
+ * A cycle or module row (routes/cycles/membership.ts, routes/modules/membership.ts): the name in
+ * old_value/new_value, the id in old_identifier/new_identifier. A cycle row has both sides when
+ * the item moved from one cycle to another; a module row always has one side.
+ */
+function describeMembership(
+  row: ActivityRow,
+  field: "cycles" | "modules",
+  actor: string,
+  t: Translate,
+  resolve: ((id: string) => string | undefined) | undefined,
+): string {
+  const kind = field === "cycles" ? "cycle" : "module";
+  const unnamed = t(`${CM}.${kind}Unnamed`);
+  const from =
+    row.old_identifier || row.old_value ? (named(row.old_identifier, row.old_value, resolve) ?? unnamed) : null;
+  const to =
+    row.new_identifier || row.new_value ? (named(row.new_identifier, row.new_value, resolve) ?? unnamed) : null;
+  if (from && to) return t(`${CM}.${kind}Moved`, { actor, from, to });
+  if (to) return t(`${CM}.${kind}Added`, { actor, value: to });
+  if (from) return t(`${CM}.${kind}Removed`, { actor, value: from });
+  return t(`${P}.fallback`, { actor, field: kind });
 }
 
 /** Rows the timeline folds together: saving a description as you type records many. */
