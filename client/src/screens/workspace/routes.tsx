@@ -1,4 +1,5 @@
 import type { RouteObject } from "react-router";
+import { cycleRoutes } from "../cycles/routes";
 import { pageRoutes } from "../pages/routes";
 
 /**
@@ -36,6 +37,7 @@ export const workspaceRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import("../work-item/archived-work-item-page")).ArchivedWorkItemPage }),
       },
       ...pageRoutes,
+      ...cycleRoutes,
       {
         path: "browse/:workItemKey/",
         lazy: async () => ({ Component: (await import("../work-item/work-item-page")).WorkItemPage }),

@@ -1,0 +1,98 @@
+/**
+ * What every cycles screen needs about where it is: the project and the caller's role (shared
+ * with the pages screens' hook), whether guests see everything, the project's cycles kept live,
+ * and each cycle's counters (local from the work-items cache when it holds the whole project,
+ * else the server's — cycle-logic.ts countsLocally).
+ */
+import type { ProgressCounters } from "@tideline/shared";
+import { useEffect, useMemo } from "react";
+import { useSnapshot } from "valtio";
+import { numericPoint } from "../../lib/progress";
+import { type Cycle, cycles, loadCycleAnalytics, loadCycles } from "../../stores/cycles";
+import { watchProjectLive } from "../../stores/live-board";
+import { activeEstimate, projectMeta } from "../../stores/project-meta";
+import { type ProjectDetail, projects } from "../../stores/projects";
+import { session } from "../../stores/session";
+import { loadProjectWorkItems, useProjectWorkItems } from "../../stores/work-items";
+import { usePagesProject } from "../pages/use-pages";
+import { countsLocally, cycleCounters } from "./cycle-logic";
+
+export type CyclesProjectContext = ReturnType<typeof useCyclesProject>;
+
+export function useCyclesProject(projectId: string) {
+  const base = usePagesProject(projectId);
+  const projectsSnap = useSnapshot(projects);
+  const sessionSnap = useSnapshot(session);
+  const metaSnap = useSnapshot(projectMeta);
+  const detail = projectsSnap.details[projectId] as ProjectDetail | undefined;
+  const meta = metaSnap.byProject[projectId];
+  const estimate = activeEstimate(meta as Parameters<typeof activeEstimate>[0]);
+  return {
+    ...base,
+    userId: sessionSnap.user?.id,
+    guestViewAll: detail?.guest_view_all_features,
+    /** Points are offered when the project's active estimate is numeric points. */
+    hasPoints: estimate?.type === "points",
+    cyclesOn: base.project ? base.project.cycle_view !== false : true,
+  };
+}
+
+/**
+ * Keep the project's cycles, its work-items cache and metadata loaded and live while a cycles
+ * screen is open (the channel is shared with the board, ref-counted). `onProgress` hears which
+ * cycle's progress changed (to refetch its chart).
+ */
+export function useCyclesLive(
+  slug: string,
+  projectId: string,
+  enabled: boolean,
+  onProgress?: (cycleId: string) => void,
+): void {
+  useEffect(() => {
+    if (!enabled || !slug) return;
+    void loadCycles(slug, projectId).catch(() => undefined);
+    void loadProjectWorkItems(slug, projectId).catch(() => undefined);
+    return watchProjectLive(slug, projectId, {
+      onEvent: (event) => {
+        if (event.type !== "cycle.updated") return;
+        const data = event.data as { progress_changed?: boolean };
+        if (data.progress_changed) onProgress?.(event.entity_id);
+      },
+      onSynced: () => onProgress?.("*"),
+    });
+  }, [slug, projectId, enabled, onProgress]);
+}
+
+/** Refetch every loaded analytics entry of a cycle ("*": every cycle of the screen). */
+export function refreshAnalytics(slug: string, projectId: string, cycleId: string): void {
+  for (const key of Object.keys(cycles.analytics)) {
+    const [id, type] = key.split(":");
+    if (!id || (cycleId !== "*" && id !== cycleId)) continue;
+    if (type === "issues" || type === "points") void loadCycleAnalytics(slug, projectId, id, type);
+  }
+}
+
+/** A cycle's counters as the screen shows them (see countsLocally). */
+export function useCycleCounters(cycle: Cycle | null | undefined, ctx: CyclesProjectContext): ProgressCounters | null {
+  const projectId = cycle?.project_id ?? "";
+  const { items, status } = useProjectWorkItems(projectId);
+  const metaSnap = useSnapshot(projectMeta);
+  const meta = metaSnap.byProject[projectId];
+  const local = cycle
+    ? countsLocally({
+        cacheReady: status === "ready",
+        status: cycle.status,
+        projectRole: ctx.projectRole,
+        guestViewAll: ctx.guestViewAll,
+      })
+    : false;
+  const pointValues = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const estimate of meta?.estimates ?? []) for (const p of estimate.points) map.set(p.id, numericPoint(p.value));
+    return map;
+  }, [meta?.estimates]);
+  return useMemo(() => {
+    if (!cycle) return null;
+    return cycleCounters(cycle, local, local ? items : [], (id) => pointValues.get(id) ?? 0);
+  }, [cycle, local, items, pointValues]);
+}
