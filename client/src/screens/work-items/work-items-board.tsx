@@ -170,6 +170,20 @@ export function WorkItemsBoard({
   const narrow = useIsNarrow();
   const [panelOpen, setPanelOpen] = usePanelOpen(scope.kind, narrow);
   const panelId = `wib-panel-${scope.kind}`;
+  const drawerRef = useRef<HTMLElement>(null);
+  // On a phone the panel is a drawer over the board: it takes the focus when it opens, and
+  // Escape (when no dialog or menu is open above it) gives the board back.
+  useEffect(() => {
+    if (!narrow || !panelOpen) return;
+    drawerRef.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      if (document.querySelector("[role=dialog], [data-radix-popper-content-wrapper]")) return;
+      setPanelOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [narrow, panelOpen, setPanelOpen]);
 
   const project = projectsSnap.bySlug[slug]?.find((p) => p.id === projectId) ?? projectsSnap.details[projectId];
   const missing = projectsSnap.missing[projectId];
@@ -674,7 +688,7 @@ export function WorkItemsBoard({
   return (
     <WorkItemsContext.Provider value={ctxValue}>
       <SelectionContext.Provider value={selection}>
-        <div className={clsx("wi-screen", `wi-layout-${layout}`)}>
+        <div className={clsx("wi-screen", `wi-layout-${layout}`, (actions || panel) && "wib-extras")}>
           {header}
           {panel ? (
             <div className={clsx("wib-split", panelOpen && "has-panel")}>
@@ -698,14 +712,22 @@ export function WorkItemsBoard({
                     id={panelId}
                     className="wib-panel"
                     aria-label={t("board.panel.label")}
-                    onKeyDown={(event) => {
-                      // On a phone the panel covers the board: Escape gives it back.
-                      if (narrow && event.key === "Escape") {
-                        event.stopPropagation();
-                        setPanelOpen(false);
-                      }
-                    }}
+                    ref={drawerRef}
+                    tabIndex={-1}
                   >
+                    {narrow ? (
+                      <div className="wib-drawer-head">
+                        <button
+                          type="button"
+                          className="wi-icon-btn"
+                          aria-label={t("board.panel.hide")}
+                          title={t("board.panel.hide")}
+                          onClick={() => setPanelOpen(false)}
+                        >
+                          <X size={18} aria-hidden />
+                        </button>
+                      </div>
+                    ) : null}
                     {panel}
                   </aside>
                 </>
