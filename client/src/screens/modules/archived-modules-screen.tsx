@@ -1,0 +1,164 @@
+/**
+ * /:ws/projects/:projectId/modules/archived/ — the project's archived modules: search, restore,
+ * delete (with a confirmation). Restoring puts the module back in the modules page at once.
+ */
+import { ArchiveRestore, ArrowLeft, Search, SearchX, SquareStack, Trash2 } from "lucide-react";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useParams } from "react-router";
+import { toast } from "sonner";
+import { useSnapshot } from "valtio";
+import { Button, EmptyState } from "../../components/ui";
+import { deleteModule, loadArchivedModules, type Module, modules, restoreModule } from "../../stores/modules";
+import { ConfirmModal } from "../workspace/components/confirm-modal";
+import { PageHeader } from "../workspace/components/page-header";
+import { SkeletonRows } from "../workspace/components/skeleton";
+import { modulesUrl, ProjectCrumbs, StatusIcon, useModuleProject } from "./module-bits";
+import { DateRangeLabel } from "./module-list";
+import { projectBlocked } from "./modules-screen";
+import "./modules.css";
+
+export function ArchivedModulesScreen() {
+  const { t } = useTranslation();
+  const { projectId = "" } = useParams();
+  const ctx = useModuleProject(projectId);
+  const { slug, project, isMember } = ctx;
+  const snap = useSnapshot(modules);
+  const entry = snap.archived[projectId];
+  const [search, setSearch] = useState("");
+  const [deleting, setDeleting] = useState<Module | null>(null);
+
+  useEffect(() => {
+    if (isMember) void loadArchivedModules(slug, projectId, true).catch(() => undefined);
+  }, [slug, projectId, isMember]);
+  useEffect(() => {
+    if (project) document.title = `${t("modules.archived.title")} · ${project.name}`;
+  }, [project, t]);
+
+  const all = (entry?.list ?? []) as readonly Module[];
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return all.filter((m) => !q || m.name.toLowerCase().includes(q));
+  }, [all, search]);
+
+  const header = (
+    <PageHeader>
+      <ProjectCrumbs slug={slug} project={project} />
+      <Link className="crumb" to={modulesUrl(slug, projectId)}>
+        <SquareStack size={14} aria-hidden />
+        {t("modules.title")}
+      </Link>
+      <span className="crumb-sep">/</span>
+      <h1 className="mo-h1">{t("modules.archived.title")}</h1>
+    </PageHeader>
+  );
+  const blocked = projectBlocked(ctx, t);
+  if (blocked)
+    return (
+      <div className="mo-screen">
+        {header}
+        {blocked}
+      </div>
+    );
+
+  let body: React.ReactNode;
+  if (!entry || (entry.status === "loading" && all.length === 0)) body = <SkeletonRows count={4} height={52} />;
+  else if (all.length === 0)
+    body = (
+      <EmptyState
+        icon={ArchiveRestore}
+        title={t("modules.archived.emptyTitle")}
+        description={t("modules.archived.emptyDescription")}
+        action={
+          <Link className="btn btn-secondary" to={modulesUrl(slug, projectId)}>
+            <ArrowLeft size={14} aria-hidden />
+            {t("modules.detail.back")}
+          </Link>
+        }
+      />
+    );
+  else if (shown.length === 0)
+    body = (
+      <EmptyState
+        icon={SearchX}
+        title={t("modules.noResults.title")}
+        description={t("modules.noResults.description")}
+      />
+    );
+  else
+    body = (
+      <ul className="mo-rows">
+        {shown.map((m) => (
+          <li key={m.id} className="mo-row" data-testid="archived-module-row">
+            <span className="mo-row-link">
+              <StatusIcon status={m.status} />
+              <span className="mo-row-name">{m.name}</span>
+            </span>
+            <span className="mo-row-meta">
+              <span className="mo-hide-phone">
+                <DateRangeLabel module={m} />
+              </span>
+              {ctx.canEdit ? (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={async () => {
+                    if (await restoreModule(slug, projectId, m.id)) toast.success(t("modules.archived.restored"));
+                  }}
+                >
+                  <ArchiveRestore size={14} aria-hidden />
+                  {t("modules.archived.restore")}
+                </Button>
+              ) : null}
+              {ctx.isAdmin || (ctx.canEdit && m.created_by === null) ? (
+                <button
+                  type="button"
+                  className="mo-icon-btn"
+                  aria-label={t("modules.actions.deleteNamed", { name: m.name })}
+                  title={t("modules.actions.delete")}
+                  onClick={() => setDeleting(m)}
+                >
+                  <Trash2 size={14} aria-hidden />
+                </button>
+              ) : null}
+            </span>
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <div className="mo-screen">
+      {header}
+      <div className="mo-toolbar">
+        <div className="search-input mo-search">
+          <Search size={14} aria-hidden />
+          <input
+            className="input"
+            type="search"
+            placeholder={t("modules.searchPlaceholder")}
+            aria-label={t("modules.search")}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </div>
+      </div>
+      <div className="mo-body">{body}</div>
+      <ConfirmModal
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null);
+        }}
+        title={t("modules.delete.title")}
+        description={t("modules.delete.description", { name: deleting?.name ?? "" })}
+        confirmLabel={t("modules.delete.confirm")}
+        onConfirm={async () => {
+          if (!deleting) return;
+          const ok = await deleteModule(slug, projectId, deleting.id);
+          setDeleting(null);
+          if (ok) toast.success(t("modules.actions.deleted"));
+        }}
+      />
+    </div>
+  );
+}
