@@ -195,7 +195,7 @@ export function WorkItemsBoard({
       void fetchProject(slug, projectId).catch(() => undefined);
   }, [slug, projectId]);
 
-  // Its states/labels/members, the caller's view settings and every work item; refreshed on focus.
+  // Its states/labels/members and every work item; refreshed on focus.
   useEffect(() => {
     if (!isMember) return;
     setLoadFailed(false);
@@ -204,20 +204,27 @@ export function WorkItemsBoard({
     // Cycle and module groups, filters and names; the board works without them.
     loadCycles(slug, projectId).catch(() => undefined);
     loadModules(slug, projectId).catch(() => undefined);
-    loadWorkItemView(slug, viewKey).catch(() => undefined);
     loadProjectWorkItems(slug, projectId).catch(fail);
     const stop = watchProjectFocus(slug, projectId);
     const stopLive = watchProjectLive(slug, projectId);
+    return () => {
+      stop();
+      stopLive();
+    };
+  }, [slug, projectId, isMember]);
+
+  // This board's view settings (going from one cycle to another reloads only these).
+  useEffect(() => {
+    if (!isMember) return;
+    loadWorkItemView(slug, viewKey).catch(() => undefined);
     // A view change made just before the tab closes is still saved.
     const flush = () => flushWorkItemView(viewKey);
     window.addEventListener("pagehide", flush);
     return () => {
-      stop();
-      stopLive();
       window.removeEventListener("pagehide", flush);
       flush();
     };
-  }, [slug, projectId, viewKey, isMember]);
+  }, [slug, viewKey, isMember]);
 
   useEffect(() => {
     if (project) document.title = `${project.name} · ${title}`;
