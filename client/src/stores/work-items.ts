@@ -71,7 +71,7 @@ export type WorkItemPatch = Partial<{
 
 export type WorkItemInput = WorkItemPatch & { name: string };
 
-/** Bulk properties: state, priority, dates and estimate are set; assignees and labels are added. */
+/** Bulk properties: state, priority, dates, estimate and cycle are set; assignees, labels and modules are added. */
 export type BulkProperties = Partial<{
   state_id: string;
   priority: Priority;
@@ -80,6 +80,9 @@ export type BulkProperties = Partial<{
   start_date: string | null;
   target_date: string | null;
   estimate_point: string | null;
+  /** null: out of its cycle. */
+  cycle_id: string | null;
+  module_ids: string[];
 }>;
 
 export type LoadStatus = "idle" | "loading" | "ready" | "error";
@@ -551,7 +554,7 @@ export async function archiveWorkItem(slug: string, projectId: string, id: strin
   }
 }
 
-/** Bulk update (POST bulk-operation-issues/), all or nothing; assignees and labels are added. */
+/** Bulk update (POST bulk-operation-issues/), all or nothing; assignees, labels and modules are added. */
 export async function bulkUpdateWorkItems(
   slug: string,
   projectId: string,
@@ -560,10 +563,12 @@ export async function bulkUpdateWorkItems(
 ): Promise<boolean> {
   const befores = ids.map((id) => workItems.cache.byId.get(id)).filter((i): i is WorkItem => Boolean(i));
   for (const item of befores) {
-    const { assignee_ids, label_ids, ...rest } = properties;
+    const { assignee_ids, label_ids, module_ids, ...rest } = properties;
     const patch: WorkItemPatch = { ...rest };
     if (assignee_ids) patch.assignee_ids = [...new Set([...item.assignee_ids, ...assignee_ids])];
     if (label_ids) patch.label_ids = [...new Set([...item.label_ids, ...label_ids])];
+    // Added to the item's own, as the server does.
+    if (module_ids) patch.module_ids = [...new Set([...item.module_ids, ...module_ids])];
     put(applyPatch(item, patch));
   }
   bump([projectId]);

@@ -1,6 +1,7 @@
 /**
  * The properties column: state, priority, assignees, labels, start and target date (overdue in
- * red), estimate (only with an active estimate) and parent. Each change goes through the shared
+ * red), estimate (only with an active estimate), modules and cycle (only with the project's
+ * feature on) and parent. Each change goes through the shared
  * work-item cache, optimistic, and the history refreshes after it.
  */
 import { isOverdue, PRIORITIES, type Priority } from "@tideline/shared";
@@ -13,6 +14,7 @@ import { Avatar, DatePopover } from "../../components/ui";
 import { activeEstimate } from "../../stores/project-meta";
 import { patchWorkItem } from "../../stores/work-item-detail";
 import { useWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
+import { CyclePicker, ModulePicker, useCycleModuleFeatures } from "../work-items/cycle-module-pickers";
 import { formatDay, workItemKey } from "./format";
 import { ItemSearch } from "./item-search";
 import { OptionPicker } from "./option-picker";
@@ -35,6 +37,7 @@ export function Properties({ item }: { item: WorkItem }) {
   const estimate = activeEstimate(meta);
   const change = (patch: WorkItemPatch) => void patchWorkItem(ctx.slug, ctx.projectId, item.id, patch);
   const disabled = !ctx.canEdit;
+  const features = useCycleModuleFeatures(ctx.slug, ctx.projectId);
 
   const state = meta?.states.find((s) => s.id === item.state_id);
   const assignees = (meta?.members ?? []).filter((m) => item.assignee_ids.includes(m.member));
@@ -191,6 +194,32 @@ export function Properties({ item }: { item: WorkItem }) {
                 <span className={point ? undefined : "subtle"}>{point?.value ?? t("workItem.properties.none")}</span>
               </>
             }
+          />
+        </PropRow>
+      ) : null}
+
+      {features.modules ? (
+        <PropRow label={t("cycleModuleProps.modules")}>
+          <ModulePicker
+            slug={ctx.slug}
+            projectId={ctx.projectId}
+            variant="detail"
+            value={item.module_ids}
+            disabled={disabled}
+            onChange={(module_ids) => change({ module_ids })}
+          />
+        </PropRow>
+      ) : null}
+
+      {features.cycles ? (
+        <PropRow label={t("cycleModuleProps.cycle")}>
+          <CyclePicker
+            slug={ctx.slug}
+            projectId={ctx.projectId}
+            variant="detail"
+            value={item.cycle_id}
+            disabled={disabled}
+            onChange={(cycle_id) => change({ cycle_id })}
           />
         </PropRow>
       ) : null}

@@ -1,14 +1,17 @@
 /**
  * The bulk bar, shown while work items are selected: set state, priority, assignees (added),
- * labels (added); archive; delete (after a confirmation). All or nothing on the server; shown at
+ * labels (added), cycle (or none) and modules (added) where the project has them; archive;
+ * delete (after a confirmation). All or nothing on the server; shown at
  * once and undone with a toast if refused.
  */
-import { PRIORITIES, type Priority } from "@tideline/shared";
-import { Archive, CircleDot, Tag, Trash2, UserRound, X } from "lucide-react";
+import { NONE_GROUP, PRIORITIES, type Priority } from "@tideline/shared";
+import { Archive, Boxes, CircleDot, Contrast, Tag, Trash2, UserRound, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Avatar, Button, Combobox } from "../../components/ui";
+import { loadCycles } from "../../stores/cycles";
+import { loadModules } from "../../stores/modules";
 import {
   type BulkProperties,
   bulkArchiveWorkItems,
@@ -18,16 +21,29 @@ import {
 } from "../../stores/work-items";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { useSelection, useWorkItemsContext } from "./context";
+import {
+  cycleListNote,
+  cycleOptions,
+  moduleEmptyText,
+  moduleOptions,
+  useCycleList,
+  useCycleModuleFeatures,
+  useModuleList,
+} from "./cycle-module-pickers";
 import { LabelDot, PriorityIcon, stateOptions, useLabels } from "./properties";
 
 export function BulkBar() {
   const { t } = useTranslation();
-  const { slug, projectId, lookups, isAdmin, userId } = useWorkItemsContext();
+  const { slug, projectId, lookups, isAdmin, userId, today } = useWorkItemsContext();
   const selection = useSelection();
   const names = useLabels();
   const [confirming, setConfirming] = useState(false);
   const [pickedAssignees, setPickedAssignees] = useState<string[]>([]);
   const [pickedLabels, setPickedLabels] = useState<string[]>([]);
+  const [pickedModules, setPickedModules] = useState<string[]>([]);
+  const features = useCycleModuleFeatures(slug, projectId);
+  const cycleList = useCycleList(slug, projectId, false);
+  const moduleList = useModuleList(slug, projectId, false);
   const ids = [...selection.selected];
   if (!ids.length) return null;
 
@@ -114,6 +130,53 @@ export function BulkBar() {
           {t("workItems.bulk.addLabels")}
         </Button>
       </Combobox>
+      {features.cycles ? (
+        <Combobox
+          label={t("cycleModuleProps.setCycle")}
+          options={() => cycleOptions(t, cycleList.list, null, today)}
+          isSelected={() => false}
+          onSelect={(v) => void apply({ cycle_id: v === NONE_GROUP ? null : v })}
+          onOpenChange={(open) => {
+            if (open) loadCycles(slug, projectId).catch(() => undefined);
+          }}
+          searchPlaceholder={t("cycleModuleProps.searchCycles")}
+          emptyText={t("cycleModuleProps.noMatch")}
+          footer={cycleListNote(t, cycleList.list, cycleList.status)}
+          popoverClassName="cm-pop"
+          align="center"
+        >
+          <Button size="sm" variant="ghost">
+            <Contrast size={14} aria-hidden />
+            {t("cycleModuleProps.setCycle")}
+          </Button>
+        </Combobox>
+      ) : null}
+      {features.modules ? (
+        <Combobox
+          label={t("cycleModuleProps.addToModules")}
+          multiple
+          options={() => moduleOptions(moduleList.list)}
+          isSelected={(v) => pickedModules.includes(v)}
+          onSelect={(v) => setPickedModules((a) => (a.includes(v) ? a.filter((x) => x !== v) : [...a, v]))}
+          onOpenChange={(open) => {
+            if (open) loadModules(slug, projectId).catch(() => undefined);
+            // Applied when the picker closes, so several modules travel in one request.
+            else if (pickedModules.length) {
+              void apply({ module_ids: pickedModules });
+              setPickedModules([]);
+            }
+          }}
+          searchPlaceholder={t("cycleModuleProps.searchModules")}
+          emptyText={moduleEmptyText(t, moduleList.list, moduleList.status)}
+          popoverClassName="cm-pop"
+          align="center"
+        >
+          <Button size="sm" variant="ghost">
+            <Boxes size={14} aria-hidden />
+            {t("cycleModuleProps.addToModules")}
+          </Button>
+        </Combobox>
+      ) : null}
       <span className="wi-bulk-sep" />
       <Button
         size="sm"

@@ -23,6 +23,7 @@ import {
 } from "../../stores/work-items";
 import { Toggle } from "../workspace/components/toggle";
 import { useWorkItemsContext } from "./context";
+import { CyclePicker, ModulePicker, useCycleModuleFeatures } from "./cycle-module-pickers";
 import { AssigneesPicker, DatePicker, EstimatePicker, LabelsPicker, PriorityPicker, StatePicker } from "./properties";
 
 type Form = {
@@ -35,6 +36,8 @@ type Form = {
   start_date: string | null;
   target_date: string | null;
   estimate_point: string | null;
+  cycle_id: string | null;
+  module_ids: string[];
   parent: { id: string; label: string } | null;
 };
 
@@ -50,6 +53,9 @@ function initialForm(projectId: string, prefill: Partial<WorkItemInput> | undefi
     start_date: prefill?.start_date ?? null,
     target_date: prefill?.target_date ?? null,
     estimate_point: prefill?.estimate_point ?? null,
+    // The board's cycle or module (openCreate puts them in the prefill), shown and changeable.
+    cycle_id: prefill?.cycle_id ?? null,
+    module_ids: prefill?.module_ids ?? [],
     parent: parent ? { id: parent.id, label: parent.name } : null,
   };
 }
@@ -64,7 +70,8 @@ export function CreateWorkItemModal({
   prefill?: Partial<WorkItemInput>;
 }) {
   const { t } = useTranslation();
-  const { slug, projectId, identifier, lookups, scopeDefaults } = useWorkItemsContext();
+  const { slug, projectId, identifier, lookups, scopeDefaults, today } = useWorkItemsContext();
+  const features = useCycleModuleFeatures(slug, projectId);
   const [form, setForm] = useState<Form>(() => initialForm(projectId, prefill));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -104,6 +111,9 @@ export function CreateWorkItemModal({
       start_date: form.start_date,
       target_date: form.target_date,
       ...(form.estimate_point ? { estimate_point: form.estimate_point } : {}),
+      // The form's cycle and modules, when set or when they clear the board's.
+      ...(form.cycle_id || scopeDefaults.cycle_id ? { cycle_id: form.cycle_id } : {}),
+      ...(form.module_ids.length || scopeDefaults.module_ids?.length ? { module_ids: form.module_ids } : {}),
       ...(form.parent ? { parent_id: form.parent.id } : {}),
       ...(form.description && !editorRef.current?.isEmpty() ? { description_html: form.description } : {}),
     };
@@ -186,6 +196,25 @@ export function CreateWorkItemModal({
           />
           {lookups.points.length ? (
             <EstimatePicker variant="field" value={form.estimate_point} onChange={(v) => set("estimate_point", v)} />
+          ) : null}
+          {features.modules ? (
+            <ModulePicker
+              slug={slug}
+              projectId={projectId}
+              variant="field"
+              value={form.module_ids}
+              onChange={(v) => set("module_ids", v)}
+            />
+          ) : null}
+          {features.cycles ? (
+            <CyclePicker
+              slug={slug}
+              projectId={projectId}
+              variant="field"
+              value={form.cycle_id}
+              today={today}
+              onChange={(v) => set("cycle_id", v)}
+            />
           ) : null}
           <ParentPicker value={form.parent} onChange={(v) => set("parent", v)} />
         </fieldset>

@@ -18,6 +18,7 @@ import { Button, Select } from "../../components/ui";
 import { setDisplayFilters, setDisplayProperty } from "../../stores/work-item-view";
 import { Toggle } from "../workspace/components/toggle";
 import { useWorkItemsContext } from "./context";
+import { useCycleModuleFeatures } from "./cycle-module-pickers";
 
 const GROUP_OPTIONS: GroupByKey[] = [
   "state_id",
@@ -29,6 +30,8 @@ const GROUP_OPTIONS: GroupByKey[] = [
   "start_date",
   "target_date",
   "estimate_point",
+  "cycle_id",
+  "module_id",
 ];
 
 export const ORDER_OPTIONS: OrderByKey[] = [
@@ -39,9 +42,15 @@ export const ORDER_OPTIONS: OrderByKey[] = [
   "target_date",
   "start_date",
   "sequence_id",
+  "issue_cycle__cycle__name",
+  "issue_module__module__name",
 ];
 
-/** Properties that show something today (cycles, modules and work-item types don't exist yet). */
+/** Grouping and ordering words of cycles and modules (their strings live with the rest of theirs). */
+const CYCLE_KEYS = new Set<string>(["cycle_id", "issue_cycle__cycle__name", "-issue_cycle__cycle__name"]);
+const MODULE_KEYS = new Set<string>(["module_id", "issue_module__module__name", "-issue_module__module__name"]);
+
+/** Properties that show something today (work-item types don't exist yet; modules and cycle only where the project has them). */
 const SHOWN_PROPERTIES: DisplayProperty[] = [
   "key",
   "state",
@@ -54,6 +63,8 @@ const SHOWN_PROPERTIES: DisplayProperty[] = [
   "sub_issue_count",
   "attachment_count",
   "link",
+  "modules",
+  "cycle",
   "created_on",
   "updated_on",
 ];
@@ -79,10 +90,23 @@ function PickerRow({
 
 export function DisplayMenu({ display, properties }: { display: DisplayFilters; properties: DisplayProperties }) {
   const { t } = useTranslation();
-  const { slug, viewKey, lookups } = useWorkItemsContext();
+  const { slug, projectId, viewKey, lookups } = useWorkItemsContext();
+  const features = useCycleModuleFeatures(slug, projectId);
   const layout = display.layout;
-  const groupOptions = GROUP_OPTIONS.filter((k) => k !== "estimate_point" || lookups.points.length > 0);
-  const groupLabel = (k: string) => t(`workItems.groupBy.${k}`);
+  const { scope } = useWorkItemsContext();
+  // Cycles and modules only where the project has them; on a cycle's board every item is in that
+  // cycle, so grouping or ordering by cycle says nothing (a module's board keeps module grouping:
+  // its items may be in other modules too).
+  const offered = (k: string) =>
+    (!CYCLE_KEYS.has(k) || (features.cycles && scope.kind !== "cycle")) && (!MODULE_KEYS.has(k) || features.modules);
+  const groupOptions = GROUP_OPTIONS.filter(
+    (k) => (k !== "estimate_point" || lookups.points.length > 0) && offered(k),
+  );
+  const orderOptions = ORDER_OPTIONS.filter(offered);
+  const groupLabel = (k: string) =>
+    k === "cycle_id" || k === "module_id" ? t(`cycleModule.groupBy.${k}`) : t(`workItems.groupBy.${k}`);
+  const orderLabel = (k: string) =>
+    CYCLE_KEYS.has(k) || MODULE_KEYS.has(k) ? t(`cycleModule.orderBy.${k}`) : t(`workItems.orderBy.${k}`);
   const set = (patch: Parameters<typeof setDisplayFilters>[2]) => setDisplayFilters(slug, viewKey, patch);
 
   return (
@@ -121,10 +145,10 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
             label={t("workItems.display.orderBy")}
             value={display.order_by}
             options={[
-              ...ORDER_OPTIONS.map((k) => ({ value: k, label: t(`workItems.orderBy.${k}`) })),
-              ...(ORDER_OPTIONS.includes(display.order_by)
+              ...orderOptions.map((k) => ({ value: k, label: orderLabel(k) })),
+              ...(orderOptions.includes(display.order_by)
                 ? []
-                : [{ value: display.order_by, label: display.order_by }]),
+                : [{ value: display.order_by, label: orderLabel(display.order_by) }]),
             ]}
             onChange={(v) => set({ order_by: v as OrderByKey })}
           />
@@ -159,7 +183,12 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
           <div className="wi-display-props">
             <span className="wi-filter-title">{t("workItems.display.properties")}</span>
             <div className="wi-prop-toggles">
-              {SHOWN_PROPERTIES.filter((p) => p !== "estimate" || lookups.points.length > 0).map((p) => (
+              {SHOWN_PROPERTIES.filter(
+                (p) =>
+                  (p !== "estimate" || lookups.points.length > 0) &&
+                  (p !== "cycle" || features.cycles) &&
+                  (p !== "modules" || features.modules),
+              ).map((p) => (
                 <button
                   key={p}
                   type="button"

@@ -1,6 +1,6 @@
 /**
  * Work-item properties: their icons and compact pickers (state, priority, assignees, labels,
- * dates, estimate), shared by list rows, kanban cards, spreadsheet cells, the create modal and
+ * dates, estimate; cycle and modules in cycle-module-pickers.tsx), shared by list rows, kanban cards, spreadsheet cells, the create modal and
  * the bulk bar. Pickers take a value and report changes; `ItemProperties` wires them to an item.
  */
 import { isOverdue, NONE_GROUP, PRIORITIES, type Priority, type StateGroup } from "@tideline/shared";
@@ -26,6 +26,7 @@ import { Avatar, Combobox, type ComboOption, DatePopover } from "../../component
 import type { ProjectState } from "../../stores/project-meta";
 import { updateWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
 import { type Lookups, useWorkItemsContext } from "./context";
+import { CyclePicker, ModulePicker, useCycleList, useCycleModuleFeatures, useModuleList } from "./cycle-module-pickers";
 import { type ShownProperty, shownProperties } from "./shown-properties";
 
 const stop = (event: SyntheticEvent) => event.stopPropagation();
@@ -501,18 +502,33 @@ function Count({ icon, value, label }: { icon: ReactNode; value: number; label: 
 }
 
 /**
+ * Does a cycle or module list know `id`? While it loads, yes — the chip keeps its place with a
+ * placeholder name, so the row doesn't move when the names arrive; after a failed load, no.
+ */
+function inList(list: { list: readonly { id: string }[]; status: string | undefined }): (id: string) => boolean {
+  if (list.status === "ready") return (id) => list.list.some((entry) => entry.id === id);
+  if (list.status === "error") return () => false;
+  return () => true;
+}
+
+/**
  * The enabled display properties of an item that have a value, as compact pickers (list rows,
  * kanban cards), in display-property order — shown-properties.ts decides which.
  */
 export const ItemProperties = memo(function ItemProperties({ item }: { item: WorkItem }) {
-  const { t, props, canEdit, lookups, today } = useWorkItemsContext();
+  const { t, props, canEdit, lookups, today, slug, projectId } = useWorkItemsContext();
   const update = useItemUpdater();
   const disabled = !canEdit || item.id.startsWith("temp-");
   const overdue = isOverdue(item, today);
+  const features = useCycleModuleFeatures(slug, projectId);
+  const cycleList = useCycleList(slug, projectId, features.cycles && props.cycle && Boolean(item.cycle_id));
+  const moduleList = useModuleList(slug, projectId, features.modules && props.modules && item.module_ids.length > 0);
   const shown = shownProperties(item, props, {
     hasState: (id) => lookups.stateById.has(id),
     hasLabel: (id) => lookups.labelById.has(id),
     hasPoint: lookups.points.length ? (id) => lookups.pointById.has(id) : undefined,
+    hasCycle: features.cycles ? inList(cycleList) : undefined,
+    hasModule: features.modules ? inList(moduleList) : undefined,
   });
   if (shown.length === 0) return null;
   const render = (prop: ShownProperty): ReactNode => {
@@ -590,6 +606,31 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
             value={item.estimate_point}
             disabled={disabled}
             onChange={(estimate_point) => update(item, { estimate_point })}
+          />
+        );
+      case "cycle":
+        return (
+          <CyclePicker
+            key={prop}
+            slug={slug}
+            projectId={projectId}
+            variant="pill"
+            value={item.cycle_id}
+            today={today}
+            disabled={disabled}
+            onChange={(cycle_id) => update(item, { cycle_id })}
+          />
+        );
+      case "modules":
+        return (
+          <ModulePicker
+            key={prop}
+            slug={slug}
+            projectId={projectId}
+            variant="pill"
+            value={item.module_ids}
+            disabled={disabled}
+            onChange={(module_ids) => update(item, { module_ids })}
           />
         );
       case "sub_issue_count":

@@ -21,6 +21,8 @@ const empty = {
   link_count: 0,
   created_at: "2026-11-20T09:00:00.000Z",
   updated_at: "2026-11-20T17:00:00.000Z",
+  cycle_id: null as string | null,
+  module_ids: [] as string[],
 };
 
 const all: DisplayProperties = { ...DEFAULT_DISPLAY_PROPERTIES };
@@ -95,7 +97,44 @@ describe("shownProperties (what a kanban card or list row shows)", () => {
         { ...known, hasPoint: undefined },
       ),
     ).toEqual(["priority"]);
-    // key is shown above the name; modules, cycle and issue_type have no value yet.
+    // key is shown above the name; issue_type has no value yet.
     expect(shownProperties(empty, all, known)).not.toContain("key");
+  });
+});
+
+describe("shownProperties: cycle and modules chips", () => {
+  const withFeatures: ShownContext = {
+    ...known,
+    hasCycle: (id) => id.startsWith("cycle"),
+    hasModule: (id) => id.startsWith("module"),
+  };
+  const planned = { ...empty, cycle_id: "cycle-1", module_ids: ["module-1", "module-2"] };
+
+  it("shows modules then cycle, after the other properties and before the dates of record", () => {
+    expect(shownProperties(planned, all, withFeatures)).toEqual(["state", "modules", "cycle", "created_on"]);
+  });
+
+  it("nothing for an item in no cycle and no module (no empty chips)", () => {
+    expect(shownProperties(empty, all, withFeatures)).toEqual(["state", "created_on"]);
+  });
+
+  it("leaves them out when the project has the feature off or the property is hidden", () => {
+    expect(shownProperties(planned, all, known)).toEqual(["state", "created_on"]);
+    expect(shownProperties(planned, all, { ...withFeatures, hasCycle: undefined })).toEqual([
+      "state",
+      "modules",
+      "created_on",
+    ]);
+    expect(shownProperties(planned, { ...all, modules: false, cycle: false }, withFeatures)).toEqual([
+      "state",
+      "created_on",
+    ]);
+  });
+
+  it("leaves out a cycle or modules the project doesn't list (archived or deleted)", () => {
+    const gone = { ...empty, cycle_id: "old", module_ids: ["gone", "also-gone"] };
+    expect(shownProperties(gone, all, withFeatures)).toEqual(["state", "created_on"]);
+    // One known module is enough for the chip.
+    expect(shownProperties({ ...gone, module_ids: ["gone", "module-3"] }, all, withFeatures)).toContain("modules");
   });
 });

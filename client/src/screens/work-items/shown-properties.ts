@@ -1,15 +1,25 @@
 /**
  * Which properties a kanban card or a list row shows, and in which order: only those with a
  * value (no empty placeholders — set an empty one in the peek or the spreadsheet), each date at
- * most once, in the order of the shared display properties (DISPLAY_PROPERTIES). Pure, so
- * unit-tested; properties.tsx renders what it returns.
+ * most once, in the order of the shared display properties (DISPLAY_PROPERTIES) except that the
+ * modules and cycle chips come before the created/updated dates (metadata closes the row). Pure,
+ * so unit-tested; properties.tsx renders what it returns.
  */
 import { DISPLAY_PROPERTIES, type DisplayProperties, type DisplayProperty } from "@tideline/shared";
 import type { WorkItem } from "../../stores/work-items";
 
-/** The display properties a card or row can show (the key has its own place; modules, cycles
- * and work-item types are not built yet, so an item has no value for them). */
-export type ShownProperty = Exclude<DisplayProperty, "key" | "modules" | "cycle" | "issue_type">;
+/** The display properties a card or row can show (the key has its own place; work-item types
+ * are not built yet, so an item has no value for them). */
+export type ShownProperty = Exclude<DisplayProperty, "key" | "issue_type">;
+
+/** Display-property order with the modules and cycle chips moved before the dates of record. */
+const ORDER: readonly DisplayProperty[] = [
+  ...DISPLAY_PROPERTIES.filter((p) => p !== "modules" && p !== "cycle" && p !== "created_on" && p !== "updated_on"),
+  "modules",
+  "cycle",
+  "created_on",
+  "updated_on",
+];
 
 type Item = Pick<
   WorkItem,
@@ -25,6 +35,8 @@ type Item = Pick<
   | "link_count"
   | "created_at"
   | "updated_at"
+  | "cycle_id"
+  | "module_ids"
 >;
 
 /** What the project knows of an item's references (a deleted label or point shows nothing). */
@@ -33,6 +45,10 @@ export type ShownContext = {
   hasLabel: (id: string) => boolean;
   /** Undefined when the project has estimates off. */
   hasPoint: ((id: string) => boolean) | undefined;
+  /** Undefined when the project has cycles off; true for any id while the cycles load. */
+  hasCycle?: ((id: string) => boolean) | undefined;
+  /** Undefined when the project has modules off; true for any id while the modules load. */
+  hasModule?: ((id: string) => boolean) | undefined;
 };
 
 const day = (value: string | null | undefined) => (value ? value.slice(0, 10) : null);
@@ -45,7 +61,7 @@ const day = (value: string | null | undefined) => (value ? value.slice(0, 10) : 
 export function shownProperties(item: Item, props: DisplayProperties, ctx: ShownContext): ShownProperty[] {
   const out: ShownProperty[] = [];
   const created = day(item.created_at);
-  for (const prop of DISPLAY_PROPERTIES) {
+  for (const prop of ORDER) {
     if (!props[prop]) continue;
     switch (prop) {
       case "assignee":
@@ -86,8 +102,14 @@ export function shownProperties(item: Item, props: DisplayProperties, ctx: Shown
         if (updated && (updated !== created || !props.created_on)) out.push(prop);
         break;
       }
+      case "modules":
+        if (ctx.hasModule && item.module_ids.some(ctx.hasModule)) out.push(prop);
+        break;
+      case "cycle":
+        if (item.cycle_id && ctx.hasCycle?.(item.cycle_id)) out.push(prop);
+        break;
       default:
-        // key (shown above the name), modules, cycle, issue_type (not built yet).
+        // key (shown above the name), issue_type (not built yet).
         break;
     }
   }

@@ -12,6 +12,7 @@ import { type KeyboardEvent, type MouseEvent, memo, useCallback, useEffect, useM
 import { useTranslation } from "react-i18next";
 import { updateWorkItem, type WorkItem } from "../../stores/work-items";
 import { useSelection, useWorkItemsContext } from "./context";
+import { CyclePicker, ModulePicker, useCycleModuleFeatures } from "./cycle-module-pickers";
 import {
   AssigneesPicker,
   DatePicker,
@@ -28,6 +29,8 @@ type ColumnKey =
   | "priority"
   | "assignee"
   | "labels"
+  | "modules"
+  | "cycle"
   | "start_date"
   | "due_date"
   | "estimate"
@@ -45,6 +48,8 @@ const ALL_COLUMNS: Column[] = [
   { key: "priority", prop: "priority", width: 130, editable: true },
   { key: "assignee", prop: "assignee", width: 170, editable: true },
   { key: "labels", prop: "labels", width: 170, editable: true },
+  { key: "modules", prop: "modules", width: 170, editable: true },
+  { key: "cycle", prop: "cycle", width: 170, editable: true },
   { key: "start_date", prop: "start_date", width: 156, editable: true },
   { key: "due_date", prop: "due_date", width: 156, editable: true },
   { key: "estimate", prop: "estimate", width: 120, editable: true },
@@ -69,12 +74,19 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
   const editingRef = useRef(false);
   editingRef.current = editing;
 
+  const features = useCycleModuleFeatures(ctx.slug, ctx.projectId);
   const columns = useMemo(
     () =>
       ALL_COLUMNS.filter(
-        (c) => !c.prop || (ctx.props[c.prop] && (c.key !== "estimate" || ctx.lookups.points.length > 0)),
+        (c) =>
+          !c.prop ||
+          (ctx.props[c.prop] &&
+            (c.key !== "estimate" || ctx.lookups.points.length > 0) &&
+            // Cycle and module columns only where the project has the feature on.
+            (c.key !== "cycle" || features.cycles) &&
+            (c.key !== "modules" || features.modules)),
       ),
-    [ctx.props, ctx.lookups.points.length],
+    [ctx.props, ctx.lookups.points.length, features.cycles, features.modules],
   );
   const width = columns.reduce((sum, c) => sum + c.width, 0) + 40;
   const order = useMemo(() => items.map((i) => i.id), [items]);
@@ -222,7 +234,9 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
               className={clsx("wi-sheet-th", index === 0 && "wi-sheet-sticky wi-sheet-first")}
               style={{ width: c.width }}
             >
-              {t(`workItems.columns.${c.key}`)}
+              {c.key === "cycle" || c.key === "modules"
+                ? t(`cycleModuleProps.${c.key}`)
+                : t(`workItems.columns.${c.key}`)}
             </div>
           ))}
         </div>
@@ -406,6 +420,29 @@ function SheetCell({
       break;
     case "labels":
       content = <LabelsPicker {...picker} value={item.label_ids} onChange={(label_ids) => save({ label_ids })} />;
+      break;
+    case "modules":
+      content = (
+        <ModulePicker
+          {...picker}
+          slug={ctx.slug}
+          projectId={ctx.projectId}
+          value={item.module_ids}
+          onChange={(module_ids) => save({ module_ids })}
+        />
+      );
+      break;
+    case "cycle":
+      content = (
+        <CyclePicker
+          {...picker}
+          slug={ctx.slug}
+          projectId={ctx.projectId}
+          value={item.cycle_id}
+          today={ctx.today}
+          onChange={(cycle_id) => save({ cycle_id })}
+        />
+      );
       break;
     case "start_date":
       content = (
