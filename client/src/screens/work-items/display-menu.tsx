@@ -90,18 +90,15 @@ function PickerRow({
 
 export function DisplayMenu({ display, properties }: { display: DisplayFilters; properties: DisplayProperties }) {
   const { t } = useTranslation();
-  const { slug, projectId, viewKey, lookups } = useWorkItemsContext();
+  const { slug, projectId, viewKey, lookups, scope } = useWorkItemsContext();
   const features = useCycleModuleFeatures(slug, projectId);
   const layout = display.layout;
-  const { scope } = useWorkItemsContext();
   // Cycles and modules only where the project has them; on a cycle's board every item is in that
   // cycle, so grouping or ordering by cycle says nothing (a module's board keeps module grouping:
   // its items may be in other modules too).
   const offered = (k: string) =>
     (!CYCLE_KEYS.has(k) || (features.cycles && scope.kind !== "cycle")) && (!MODULE_KEYS.has(k) || features.modules);
-  const groupOptions = GROUP_OPTIONS.filter(
-    (k) => (k !== "estimate_point" || lookups.points.length > 0) && offered(k),
-  );
+  const groupOptions = GROUP_OPTIONS.filter((k) => (k !== "estimate_point" || lookups.points.length > 0) && offered(k));
   const orderOptions = ORDER_OPTIONS.filter(offered);
   const groupLabel = (k: string) =>
     k === "cycle_id" || k === "module_id" ? t(`cycleModule.groupBy.${k}`) : t(`workItems.groupBy.${k}`);
@@ -148,7 +145,15 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
               ...orderOptions.map((k) => ({ value: k, label: orderLabel(k) })),
               ...(orderOptions.includes(display.order_by)
                 ? []
-                : [{ value: display.order_by, label: orderLabel(display.order_by) }]),
+                : [
+                    {
+                      value: display.order_by,
+                      label:
+                        CYCLE_KEYS.has(display.order_by) || MODULE_KEYS.has(display.order_by)
+                          ? orderLabel(display.order_by)
+                          : display.order_by,
+                    },
+                  ]),
             ]}
             onChange={(v) => set({ order_by: v as OrderByKey })}
           />

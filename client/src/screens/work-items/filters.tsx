@@ -1,7 +1,7 @@
 /**
- * The Filters menu (priority, state group, state, assignees, created by, labels, start and due
- * dates with the spec's presets or a custom range) and the applied filters as removable chips.
- * Changes apply at once; the view store saves them.
+ * The Filters menu (priority, state group, state, assignees, created by, labels, cycle and module
+ * where the project has them, start and due dates with the spec's presets or a custom range) and
+ * the applied filters as removable chips. Changes apply at once; the view store saves them.
  */
 import { type IssueFilterKey, NONE_VALUE, PRIORITIES, parseDateTerm, STATE_GROUPS } from "@tideline/shared";
 import clsx from "clsx";
@@ -11,7 +11,9 @@ import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar, Button, DateInput } from "../../components/ui";
 import { clearFilters, type StoredFilters, setFilter, toggleFilterValue } from "../../stores/work-item-view";
+import type { BoardScope } from "./board-scope";
 import { type Lookups, useWorkItemsContext } from "./context";
+import { CycleIcon, ModuleIcon, useCycleList, useCycleModuleFeatures, useModuleList } from "./cycle-module-pickers";
 import { formatDate, LabelDot, PriorityIcon, StateIcon, useLabels } from "./properties";
 
 type Option = { value: string; label: string; icon?: ReactNode };
@@ -28,10 +30,42 @@ const DATE_PRESETS = [
   "2_months;before;ago",
 ] as const;
 
-function useSections(lookups: Lookups): Section[] {
+type Features = { cycles: boolean; modules: boolean };
+
+function useSections(lookups: Lookups, features: Features, scope: BoardScope): Section[] {
   const { t } = useTranslation();
   const names = useLabels();
   return useMemo(() => {
+    // Completed cycles too: filtering to what a finished cycle held is useful. On a cycle's own
+    // board the cycle is the scope, so there is no Cycle section; a module's board keeps its
+    // Module section (its items may be in other modules too).
+    const cycleSection: Section[] =
+      features.cycles && scope.kind !== "cycle"
+        ? [
+            {
+              key: "cycle",
+              title: t("cycleModule.filters.cycle"),
+              kind: "multi",
+              options: [
+                ...lookups.cycles.map((c) => ({ value: c.id, label: c.name, icon: <CycleIcon status={c.status} /> })),
+                { value: NONE_VALUE, label: t("cycleModule.filters.noCycle") },
+              ],
+            },
+          ]
+        : [];
+    const moduleSection: Section[] = features.modules
+      ? [
+          {
+            key: "module",
+            title: t("cycleModule.filters.module"),
+            kind: "multi",
+            options: [
+              ...lookups.modules.map((m) => ({ value: m.id, label: m.name, icon: <ModuleIcon /> })),
+              { value: NONE_VALUE, label: t("cycleModule.filters.noModule") },
+            ],
+          },
+        ]
+      : [];
     const people = (none: string | null): Option[] => [
       ...lookups.members.map((m) => ({
         value: m.id,
@@ -84,16 +118,19 @@ function useSections(lookups: Lookups): Section[] {
           { value: NONE_VALUE, label: t("workItems.groups.noLabels") },
         ],
       },
+      ...cycleSection,
+      ...moduleSection,
       { key: "start_date", title: t("workItems.props.startDate"), kind: "date", options: datePresets },
       { key: "target_date", title: t("workItems.props.dueDate"), kind: "date", options: datePresets },
     ] satisfies Section[];
-  }, [lookups, t, names]);
+  }, [lookups, t, names, features.cycles, features.modules, scope.kind]);
 }
 
 export function FiltersMenu({ filters }: { filters: StoredFilters }) {
   const { t } = useTranslation();
-  const { slug, viewKey, lookups } = useWorkItemsContext();
-  const sections = useSections(lookups);
+  const { slug, projectId, viewKey, lookups, scope } = useWorkItemsContext();
+  const features = useCycleModuleFeatures(slug, projectId);
+  const sections = useSections(lookups, features, scope);
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState(false);
   const count = Object.values(filters).reduce((n, v) => n + (v?.length ?? 0), 0);
@@ -220,8 +257,11 @@ function CustomRange({ value, onApply }: { value: readonly string[]; onApply: (t
 /** Applied filters as chips, each removable, and "Clear all". */
 export function FilterChips({ filters }: { filters: StoredFilters }) {
   const { t } = useTranslation();
-  const { slug, viewKey, lookups } = useWorkItemsContext();
+  const { slug, projectId, viewKey, lookups } = useWorkItemsContext();
   const names = useLabels();
+  // A chip's cycle or module is "unknown" only once the list is in (before that it is a placeholder).
+  const cyclesReady = useCycleList(slug, projectId, false).status !== "loading";
+  const modulesReady = useModuleList(slug, projectId, false).status !== "loading";
   const entries = Object.entries(filters).filter(([, v]) => v && v.length > 0) as [IssueFilterKey, string[]][];
   if (!entries.length) return null;
 
@@ -233,11 +273,13 @@ export function FilterChips({ filters }: { filters: StoredFilters }) {
       assignees: t("workItems.props.assignees"),
       created_by: t("workItems.filters.createdBy"),
       labels: t("workItems.props.labels"),
+      cycle: t("cycleModule.filters.cycle"),
+      module: t("cycleModule.filters.module"),
       start_date: t("workItems.props.startDate"),
       target_date: t("workItems.props.dueDate"),
     })[key as string] ?? key;
 
-  const valueLabel = (key: IssueFilterKey, value: string): { label: string; icon?: ReactNode } => {
+  const valueLabel = (key: IssueFilterKey, value: string): { label: string; icon?: ReactNode; pending?: boolean } => {
     switch (key) {
       case "priority":
         return { label: names.priority(value), icon: <PriorityIcon priority={value} size={12} /> };
@@ -263,6 +305,18 @@ export function FilterChips({ filters }: { filters: StoredFilters }) {
         if (value === NONE_VALUE) return { label: t("workItems.groups.noLabels") };
         const l = lookups.labelById.get(value);
         return { label: l?.name ?? t("workItems.groups.unknown"), icon: <LabelDot color={l?.color ?? ""} /> };
+      }
+      case "cycle": {
+        if (value === NONE_VALUE) return { label: t("cycleModule.filters.noCycle") };
+        const c = lookups.cycleById.get(value);
+        if (!c && !cyclesReady) return { label: t("cycleModuleProps.loading"), icon: <CycleIcon />, pending: true };
+        return { label: c?.name ?? t("cycleModule.filters.unknownCycle"), icon: <CycleIcon status={c?.status} /> };
+      }
+      case "module": {
+        if (value === NONE_VALUE) return { label: t("cycleModule.filters.noModule") };
+        const m = lookups.moduleById.get(value);
+        if (!m && !modulesReady) return { label: t("cycleModuleProps.loading"), icon: <ModuleIcon />, pending: true };
+        return { label: m?.name ?? t("cycleModule.filters.unknownModule"), icon: <ModuleIcon /> };
       }
       case "start_date":
       case "target_date": {
@@ -292,7 +346,7 @@ export function FilterChips({ filters }: { filters: StoredFilters }) {
             return (
               <span key={value} className="wi-chip">
                 {v.icon}
-                <span>{v.label}</span>
+                {v.pending ? <span className="cm-name-skeleton" aria-hidden /> : <span>{v.label}</span>}
                 <button
                   type="button"
                   className="wi-chip-x"

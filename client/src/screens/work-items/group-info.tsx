@@ -1,13 +1,26 @@
-/** How a group looks in list headers, kanban columns and swimlanes: its name and icon. */
+/**
+ * How a group looks in list headers, kanban columns and swimlanes: its name, icon and, for a
+ * cycle, a status hint ("Current · 3 days left").
+ */
 import { type GroupByKey, NONE_GROUP } from "@tideline/shared";
-import { CalendarDays, Triangle, UserRound } from "lucide-react";
+import { CalendarDays, CircleSlash, Triangle, UserRound } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "../../components/ui";
+import type { Cycle } from "../../stores/cycles";
 import type { Lookups } from "./context";
+import { CycleIcon, ModuleIcon } from "./cycle-module-pickers";
 import { formatDate, LabelDot, PriorityIcon, StateIcon, useLabels } from "./properties";
+import "./group-info.css";
 
-export type GroupInfo = { name: string; icon: ReactNode };
+export type GroupInfo = {
+  name: string;
+  icon: ReactNode;
+  /** A short line beside the name (a cycle's status and dates). */
+  hint?: string;
+};
+
+const CM = "cycleModule.groups";
 
 export function useGroupInfo(): (groupBy: GroupByKey | null, key: string, lookups: Lookups) => GroupInfo {
   const { t } = useTranslation();
@@ -60,10 +73,47 @@ export function useGroupInfo(): (groupBy: GroupByKey | null, key: string, lookup
           icon: <Triangle size={13} aria-hidden />,
         };
       }
+      case "cycle_id": {
+        if (key === NONE_GROUP) return { name: t(`${CM}.noCycle`), icon: <CircleSlash size={14} aria-hidden /> };
+        const cycle = lookups.cycleById.get(key);
+        // Not among the project's unarchived cycles: its items stay grouped under it, as on the server.
+        if (!cycle) return { name: t(`${CM}.archivedCycle`), icon: <CycleIcon size={14} /> };
+        return {
+          name: cycle.name,
+          icon: <CycleIcon status={cycle.status} size={14} />,
+          hint: cycleHint(cycle, (k, o) => String(t(k, o ?? {}))),
+        };
+      }
+      case "module_id": {
+        if (key === NONE_GROUP) return { name: t(`${CM}.noModule`), icon: <CircleSlash size={14} aria-hidden /> };
+        const module = lookups.moduleById.get(key);
+        return { name: module?.name ?? t(`${CM}.archivedModule`), icon: <ModuleIcon size={14} /> };
+      }
       default:
         return { name: key === NONE_GROUP ? t("workItems.groups.none") : key, icon: null };
     }
   };
+}
+
+/** "Current · 3 days left", "Upcoming · starts Dec 01", "Completed · ended Nov 20", "Draft". */
+function cycleHint(
+  cycle: Pick<Cycle, "status" | "days_left" | "start_date" | "end_date">,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
+  switch (cycle.status) {
+    case "current":
+      return t(`${CM}.daysLeft`, { count: cycle.days_left });
+    case "upcoming":
+      return cycle.start_date
+        ? t(`${CM}.startsOn`, { date: formatDate(cycle.start_date, true) })
+        : t(`${CM}.status.upcoming`);
+    case "completed":
+      return cycle.end_date
+        ? t(`${CM}.endedOn`, { date: formatDate(cycle.end_date, true) })
+        : t(`${CM}.status.completed`);
+    default:
+      return t(`${CM}.status.draft`);
+  }
 }
 
 /** A state group's colour: that of its first state, so group headers match the states. */

@@ -35,7 +35,15 @@ import { toast } from "sonner";
 import { moveWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
 import { useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
-import { dropSortOrder, type Group, type GroupPatch, groupCount, moveGroupPatch, prefillFor } from "./pipeline";
+import {
+  dropSortOrder,
+  type Group,
+  type GroupPatch,
+  groupCount,
+  groupTakesItems,
+  moveGroupPatch,
+  prefillFor,
+} from "./pipeline";
 import { ItemProperties } from "./properties";
 import { QuickAdd } from "./quick-add";
 
@@ -88,8 +96,12 @@ export function KanbanLayout({
     return group.subGroups.find((s) => s.key === lane)?.items ?? [];
   };
 
+  /** A completed (or archived) cycle's column or lane takes no items: the server would refuse them. */
+  const isClosed = (from: CardData, col: string, lane: string) =>
+    (col !== from.col && !groupTakesItems(groupBy, col, ctx.lookups)) ||
+    (lane !== from.lane && lane !== NO_LANE && !groupTakesItems(subGroupBy, lane, ctx.lookups));
   const isBlocked = (from: CardData, col: string, lane: string) =>
-    (col !== from.col && !colAllowed) || (lane !== from.lane && !laneAllowed);
+    (col !== from.col && !colAllowed) || (lane !== from.lane && !laneAllowed) || isClosed(from, col, lane);
 
   const readTarget = (data: unknown): { col: string; lane: string; overId: string | null } | null => {
     const d = data as CardData | ColumnData | undefined;
@@ -130,7 +142,10 @@ export function KanbanLayout({
     const item = from.item;
     const changesGroup = over.col !== from.col || over.lane !== from.lane;
     if (changesGroup && isBlocked(from, over.col, over.lane)) {
-      toast.info(t("workItems.kanban.notAllowed"), { description: t("workItems.kanban.notAllowedHint") });
+      const closed = isClosed(from, over.col, over.lane);
+      toast.info(t("workItems.kanban.notAllowed"), {
+        description: t(closed ? "cycleModule.groups.closed" : "workItems.kanban.notAllowedHint"),
+      });
       return;
     }
     let patch: WorkItemPatch = {};
@@ -195,24 +210,23 @@ export function KanbanLayout({
           <section className="wi-board" aria-label={t("workItems.layouts.kanban")}>
             {groups.map((group) => {
               const info = groupInfo(groupBy, group.key, ctx.lookups);
+              const takes = groupTakesItems(groupBy, group.key, ctx.lookups);
               return (
                 <section key={group.key} className="wi-column" aria-label={info.name}>
                   <ColumnHeader
                     name={info.name}
                     icon={info.icon}
+                    hint={info.hint}
                     count={groupCount(group)}
                     onAdd={
-                      ctx.canEdit && ctx.canAdd
-                        ? () => ctx.openCreate(prefillFor(groupBy, group.key, { states: ctx.lookups.states }))
+                      ctx.canEdit && ctx.canAdd && takes
+                        ? () => ctx.openCreate(prefillFor(groupBy, group.key, ctx.lookups))
                         : undefined
                     }
                   />
                   <VirtualColumn col={group.key} items={group.items} />
                   <div className="wi-column-foot">
-                    <QuickAdd
-                      variant="kanban"
-                      prefill={prefillFor(groupBy, group.key, { states: ctx.lookups.states })}
-                    />
+                    {takes ? <QuickAdd variant="kanban" prefill={prefillFor(groupBy, group.key, ctx.lookups)} /> : null}
                   </div>
                 </section>
               );
@@ -225,7 +239,7 @@ export function KanbanLayout({
                 const info = groupInfo(groupBy, group.key, ctx.lookups);
                 return (
                   <div key={group.key} className="wi-column wi-column-headonly">
-                    <ColumnHeader name={info.name} icon={info.icon} count={groupCount(group)} />
+                    <ColumnHeader name={info.name} icon={info.icon} hint={info.hint} count={groupCount(group)} />
                   </div>
                 );
               })}
@@ -255,6 +269,7 @@ export function KanbanLayout({
                     <span className="wi-group-icon">{info.icon}</span>
                     <span className="wi-group-name">{info.name}</span>
                     <span className="wi-group-count">{count}</span>
+                    {info.hint ? <span className="wi-group-hint">{info.hint}</span> : null}
                   </button>
                   {isCollapsed ? null : (
                     <div className="wi-lane-cells">
@@ -264,13 +279,16 @@ export function KanbanLayout({
                           <div key={group.key} className="wi-column wi-cell">
                             <CappedCell col={group.key} lane={lane.key} items={items} />
                             <div className="wi-column-foot">
-                              <QuickAdd
-                                variant="kanban"
-                                prefill={{
-                                  ...prefillFor(groupBy, group.key, { states: ctx.lookups.states }),
-                                  ...prefillFor(subGroupBy, lane.key, { states: ctx.lookups.states }),
-                                }}
-                              />
+                              {groupTakesItems(groupBy, group.key, ctx.lookups) &&
+                              groupTakesItems(subGroupBy, lane.key, ctx.lookups) ? (
+                                <QuickAdd
+                                  variant="kanban"
+                                  prefill={{
+                                    ...prefillFor(groupBy, group.key, ctx.lookups),
+                                    ...prefillFor(subGroupBy, lane.key, ctx.lookups),
+                                  }}
+                                />
+                              ) : null}
                             </div>
                           </div>
                         );
@@ -297,20 +315,23 @@ export function KanbanLayout({
 function ColumnHeader({
   name,
   icon,
+  hint,
   count,
   onAdd,
 }: {
   name: string;
   icon: React.ReactNode;
+  hint?: string;
   count: number;
   onAdd?: () => void;
 }) {
   const { t } = useTranslation();
   return (
-    <header className="wi-column-head">
+    <header className="wi-column-head" title={hint ? `${name} · ${hint}` : undefined}>
       <span className="wi-group-icon">{icon}</span>
       <h2 className="wi-group-name">{name}</h2>
       <span className="wi-group-count">{count}</span>
+      {hint ? <span className="wi-group-hint">{hint}</span> : null}
       <span className="spacer" />
       {onAdd ? (
         <button

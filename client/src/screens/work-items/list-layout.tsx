@@ -15,7 +15,7 @@ import { useIsNarrow } from "../../lib/use-media";
 import type { WorkItem } from "../../stores/work-items";
 import { useSelection, useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
-import { type Group, groupCount, prefillFor } from "./pipeline";
+import { type Group, groupCount, groupTakesItems, prefillFor } from "./pipeline";
 import { ItemProperties } from "./properties";
 import { QuickAdd } from "./quick-add";
 
@@ -42,10 +42,12 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
       if (groupBy && collapsed.has(group.key)) continue;
       for (const item of group.items)
         out.push({ kind: "item", id: `${group.key}:${item.id}`, groupKey: group.key, item });
-      if (ctx.canEdit && ctx.canAdd) out.push({ kind: "add", id: `a:${group.key}`, groupKey: group.key });
+      // A completed cycle's group takes no new items (the server refuses them).
+      if (ctx.canEdit && ctx.canAdd && groupTakesItems(groupBy, group.key, ctx.lookups))
+        out.push({ kind: "add", id: `a:${group.key}`, groupKey: group.key });
     }
     return out;
-  }, [groups, groupBy, collapsed, ctx.canEdit, ctx.canAdd]);
+  }, [groups, groupBy, collapsed, ctx.canEdit, ctx.canAdd, ctx.lookups]);
 
   /** Where each group header starts (rows have fixed heights), for the sticky header. */
   const headerStarts = useMemo(() => {
@@ -118,14 +120,15 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
           <span className="wi-group-icon">{info.icon}</span>
           <span className="wi-group-name">{info.name}</span>
           <span className="wi-group-count">{groupCount(group)}</span>
+          {info.hint ? <span className="wi-group-hint">{info.hint}</span> : null}
         </button>
-        {ctx.canEdit && ctx.canAdd ? (
+        {ctx.canEdit && ctx.canAdd && groupTakesItems(groupBy, group.key, ctx.lookups) ? (
           <button
             type="button"
             className="wi-icon-btn"
             aria-label={t("workItems.groups.addTo", { name: info.name })}
             title={t("workItems.groups.addTo", { name: info.name })}
-            onClick={() => ctx.openCreate(prefillFor(groupBy, group.key, { states: ctx.lookups.states }))}
+            onClick={() => ctx.openCreate(prefillFor(groupBy, group.key, ctx.lookups))}
           >
             <Plus size={14} aria-hidden />
           </button>
@@ -159,7 +162,7 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
           if (row.kind === "add") {
             return (
               <div key={row.id} className="wi-vrow wi-add-row" style={style}>
-                <QuickAdd variant="list" prefill={prefillFor(groupBy, row.groupKey, { states: ctx.lookups.states })} />
+                <QuickAdd variant="list" prefill={prefillFor(groupBy, row.groupKey, ctx.lookups)} />
               </div>
             );
           }
