@@ -48,7 +48,7 @@ export default function BurndownChartInner({ rows, unit, height, labels }: Props
   const tick = { fill: "var(--color-text-subtle)", fontSize: 11 };
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: -12 }}>
+      <ComposedChart data={rows} margin={{ top: 8, right: 20, bottom: 0, left: -12 }}>
         <CartesianGrid stroke="var(--color-border)" strokeDasharray="3 3" vertical={false} />
         <XAxis
           dataKey="label"

@@ -11,6 +11,7 @@ import {
   filterCycles,
   isCycleTab,
   pendingOf,
+  seesWholeProject,
   tabCounts,
   transferTargets,
   unfinishedOf,
@@ -68,6 +69,12 @@ describe("which counters", () => {
     expect(countsLocally({ ...base, projectRole: ROLE.guest })).toBe(false);
     expect(countsLocally({ ...base, projectRole: ROLE.guest, guestViewAll: true })).toBe(true);
     expect(countsLocally({ ...base, projectRole: ROLE.guest, guestViewAll: undefined })).toBe(false);
+  });
+
+  it("still sees a completed cycle's current items in a whole-project cache (what a transfer moves)", () => {
+    expect(seesWholeProject({ cacheReady: true, projectRole: ROLE.member, guestViewAll: false })).toBe(true);
+    expect(seesWholeProject({ cacheReady: true, projectRole: ROLE.guest, guestViewAll: false })).toBe(false);
+    expect(seesWholeProject({ cacheReady: false, projectRole: ROLE.admin, guestViewAll: true })).toBe(false);
   });
 
   it("counts the cache's items of the cycle, else returns the server's counters", () => {

@@ -83,9 +83,17 @@ export function countsLocally(input: {
   /** The project's guest_view_all_features; unknown (undefined) counts as false. */
   guestViewAll: boolean | undefined;
 }): boolean {
-  if (!input.cacheReady || input.status === "completed") return false;
-  if (input.projectRole < ROLE.member && !input.guestViewAll) return false;
-  return true;
+  return input.status !== "completed" && seesWholeProject(input);
+}
+
+/** The local cache holds every item of the project (loaded, and not a guest limited to their own). */
+export function seesWholeProject(input: {
+  cacheReady: boolean;
+  projectRole: number;
+  guestViewAll: boolean | undefined;
+}): boolean {
+  if (!input.cacheReady) return false;
+  return input.projectRole >= ROLE.member || Boolean(input.guestViewAll);
 }
 
 type CacheItem = ProgressItem & { cycle_id: string | null };

@@ -10,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { Avatar, Button } from "../../components/ui";
 import type { Cycle } from "../../stores/cycles";
 import { memberName } from "../../stores/members";
-import { cycleActions, unfinishedOf } from "./cycle-logic";
+import { cycleActions } from "./cycle-logic";
 import { CycleMenu } from "./cycle-menu";
 import {
   CycleBreakdown,
@@ -22,14 +22,14 @@ import {
   StatusBadge,
 } from "./cycle-parts";
 import { TransferModal } from "./transfer-modal";
-import { type CyclesProjectContext, useCycleCounters } from "./use-cycles";
+import { type CyclesProjectContext, useCycleCounters, useCycleUnfinished } from "./use-cycles";
 
 export function CyclePanel({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectContext }) {
   const { t } = useTranslation();
   const [transferOpen, setTransferOpen] = useState(false);
   const counters = useCycleCounters(cycle, ctx);
+  const unfinished = useCycleUnfinished(cycle, ctx);
   if (!counters) return null;
-  const unfinished = unfinishedOf(counters);
   const actions = cycleActions(cycle, { projectRole: ctx.projectRole, userId: ctx.userId, unfinished });
   const ownerId = cycle.owned_by_id ?? cycle.created_by;
   const owner = ctx.members.find((m) => m.member === ownerId)?.member_details;

@@ -108,14 +108,17 @@ export function ProgressRing({ counters, size = 28 }: { counters: ProgressCounte
     <span className="cy-ring" title={t("cycles.progress.done", { pct })}>
       <svg width={size} height={size} viewBox={`0 0 ${size} ${size}`} aria-hidden>
         <circle cx={size / 2} cy={size / 2} r={r} className="cy-ring-track" />
-        <circle
-          cx={size / 2}
-          cy={size / 2}
-          r={r}
-          className="cy-ring-value"
-          strokeDasharray={`${(pct / 100) * c} ${c}`}
-          transform={`rotate(-90 ${size / 2} ${size / 2})`}
-        />
+        {/* Nothing done draws no arc (a round cap alone would show a dot). */}
+        {pct > 0 ? (
+          <circle
+            cx={size / 2}
+            cy={size / 2}
+            r={r}
+            className="cy-ring-value"
+            strokeDasharray={`${(pct / 100) * c} ${c}`}
+            transform={`rotate(-90 ${size / 2} ${size / 2})`}
+          />
+        ) : null}
       </svg>
       <span className="cy-ring-pct">{pct}%</span>
     </span>
@@ -214,7 +217,7 @@ export function CycleBurndown({
                 type="button"
                 role="tab"
                 aria-selected={type === u}
-                className={clsx("tab", type === u && "active")}
+                className={clsx("tab cy-tab", type === u && "active")}
                 onClick={() => setUnit(u)}
               >
                 {t(`cycles.burndown.${u}`)}
@@ -289,7 +292,7 @@ export function CycleBreakdown({ slug, cycle }: { slug: string; cycle: Cycle }) 
               type="button"
               role="tab"
               aria-selected={tab === k}
-              className={clsx("tab", tab === k && "active")}
+              className={clsx("tab cy-tab", tab === k && "active")}
               onClick={() => setTab(k)}
             >
               {k === "assignees" ? <Users size={12} aria-hidden /> : <Tag size={12} aria-hidden />}

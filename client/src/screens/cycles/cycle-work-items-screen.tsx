@@ -109,9 +109,16 @@ export function CycleWorkItemsScreen() {
         }
         actions={
           canAdd ? (
-            <Button size="sm" variant="secondary" onClick={() => setAddOpen(true)} data-testid="add-existing">
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => setAddOpen(true)}
+              data-testid="add-existing"
+              aria-label={t("cycles.addExisting.open")}
+              title={t("cycles.addExisting.open")}
+            >
               <ListPlus size={14} aria-hidden />
-              <span className="cy-hide-narrow">{t("cycles.addExisting.open")}</span>
+              <span className="cy-hide-narrow">{t("cycles.addExisting.short")}</span>
             </Button>
           ) : null
         }

@@ -16,15 +16,7 @@ import { type Cycle, cycles, loadCycles } from "../../stores/cycles";
 import { memberName } from "../../stores/members";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
-import {
-  CYCLE_TABS,
-  type CycleTab,
-  cycleActions,
-  filterCycles,
-  isCycleTab,
-  tabCounts,
-  unfinishedOf,
-} from "./cycle-logic";
+import { CYCLE_TABS, type CycleTab, cycleActions, filterCycles, isCycleTab, tabCounts } from "./cycle-logic";
 import { CycleMenu } from "./cycle-menu";
 import { CycleModal } from "./cycle-modal";
 import {
@@ -45,6 +37,7 @@ import {
   useCycleCounters,
   useCyclesLive,
   useCyclesProject,
+  useCycleUnfinished,
 } from "./use-cycles";
 import "./cycles.css";
 
@@ -102,7 +95,12 @@ export function CyclesScreen() {
       actions={
         <>
           {isMember ? (
-            <Link className="btn btn-ghost btn-sm" to={`/${slug}/projects/${projectId}/cycles/archived/`}>
+            <Link
+              className="btn btn-ghost btn-sm"
+              to={`/${slug}/projects/${projectId}/cycles/archived/`}
+              aria-label={t("cycles.archived.title")}
+              title={t("cycles.archived.title")}
+            >
               <Archive size={14} aria-hidden />
               <span className="cy-hide-narrow">{t("cycles.archived.open")}</span>
             </Link>
@@ -212,7 +210,7 @@ export function CyclesScreen() {
               type="button"
               role="tab"
               aria-selected={tab === key}
-              className={clsx("tab", tab === key && "active")}
+              className={clsx("tab cy-tab", tab === key && "active")}
               onClick={() => setTab(key)}
             >
               {t(`cycles.tabs.${key}`)}
@@ -242,7 +240,7 @@ export function CyclesScreen() {
 
 function useRowFacts(cycle: Cycle, ctx: CyclesProjectContext) {
   const counters = useCycleCounters(cycle, ctx);
-  const unfinished = counters ? unfinishedOf(counters) : 0;
+  const unfinished = useCycleUnfinished(cycle, ctx);
   const actions = cycleActions(cycle, { projectRole: ctx.projectRole, userId: ctx.userId, unfinished });
   return { counters, unfinished, actions };
 }

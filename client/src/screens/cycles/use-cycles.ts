@@ -15,7 +15,7 @@ import { type ProjectDetail, projects } from "../../stores/projects";
 import { session } from "../../stores/session";
 import { loadProjectWorkItems, useProjectWorkItems } from "../../stores/work-items";
 import { usePagesProject } from "../pages/use-pages";
-import { countsLocally, cycleCounters } from "./cycle-logic";
+import { countsLocally, cycleCounters, seesWholeProject, unfinishedOf } from "./cycle-logic";
 
 export type CyclesProjectContext = ReturnType<typeof useCyclesProject>;
 
@@ -95,4 +95,24 @@ export function useCycleCounters(cycle: Cycle | null | undefined, ctx: CyclesPro
     if (!cycle) return null;
     return cycleCounters(cycle, local, local ? items : [], (id) => pointValues.get(id) ?? 0);
   }, [cycle, local, items, pointValues]);
+}
+
+/**
+ * How many unfinished items a transfer would move: the items in the cycle now that are not
+ * completed or cancelled. For a completed cycle this is not its frozen progress (items may have
+ * joined after its end), so it is counted from the cache whenever the cache holds the whole
+ * project, else taken from the server's counters.
+ */
+export function useCycleUnfinished(cycle: Cycle | null | undefined, ctx: CyclesProjectContext): number {
+  const projectId = cycle?.project_id ?? "";
+  const { items, status } = useProjectWorkItems(projectId);
+  const whole = seesWholeProject({
+    cacheReady: status === "ready",
+    projectRole: ctx.projectRole,
+    guestViewAll: ctx.guestViewAll,
+  });
+  return useMemo(() => {
+    if (!cycle) return 0;
+    return unfinishedOf(cycleCounters(cycle, whole, whole ? items : [], () => 0));
+  }, [cycle, whole, items]);
 }
