@@ -2,7 +2,7 @@
  * /:ws/projects/:projectId/modules/archived/ — the project's archived modules: search, restore,
  * delete (with a confirmation). Restoring puts the module back in the modules page at once.
  */
-import { ArchiveRestore, ArrowLeft, Search, SearchX, SquareStack, Trash2 } from "lucide-react";
+import { ArchiveRestore, ArrowLeft, Boxes, Search, SearchX, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
@@ -45,7 +45,7 @@ export function ArchivedModulesScreen() {
     <PageHeader>
       <ProjectCrumbs slug={slug} project={project} />
       <Link className="crumb" to={modulesUrl(slug, projectId)}>
-        <SquareStack size={14} aria-hidden />
+        <Boxes size={14} aria-hidden />
         {t("modules.title")}
       </Link>
       <span className="crumb-sep">/</span>

@@ -18,7 +18,7 @@ import {
 import { MODULE_STATUSES, type ModuleStatus } from "@tideline/shared";
 import clsx from "clsx";
 import { format } from "date-fns";
-import { CalendarDays, Plus, SquareStack, Star } from "lucide-react";
+import { Boxes, CalendarDays, Plus, Star } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -167,7 +167,7 @@ function ModuleRow({ ctx, module, onEdit }: Shared & { module: Module }) {
     <li className="mo-row" data-testid="module-row">
       <Link className="mo-row-link" to={moduleUrl(ctx.slug, module.project_id, module.id)}>
         <span className="mo-row-logo">
-          <SquareStack size={15} aria-hidden />
+          <Boxes size={15} aria-hidden />
         </span>
         <span className="mo-row-name">{module.name}</span>
       </Link>

@@ -224,20 +224,20 @@ function Breakdown({ module }: { module: ModuleDetail }) {
         }));
   return (
     <section className="mo-panel-section">
-      <div className="mo-panel-tabs tabs" role="tablist">
+      <fieldset className="mo-segmented mo-panel-tabs">
+        <legend className="visually-hidden">{t("modules.panel.breakdown")}</legend>
         {(["assignees", "labels"] as const).map((key) => (
           <button
             key={key}
             type="button"
-            role="tab"
-            aria-selected={tab === key}
-            className={clsx("tab", tab === key && "active")}
+            aria-pressed={tab === key}
+            className={clsx("mo-segment", tab === key && "is-on")}
             onClick={() => setTab(key)}
           >
             {t(`modules.panel.${key}`)}
           </button>
         ))}
-      </div>
+      </fieldset>
       {rows.length === 0 ? (
         <p className="muted mo-panel-note">{t("modules.panel.noItems")}</p>
       ) : (

@@ -5,7 +5,7 @@
  * burndown) is reloaded when the module's items change and after a reconnection.
  */
 import { type DomainEvent, ROLE } from "@tideline/shared";
-import { ArrowLeft, ListPlus, Plus, SquareStack } from "lucide-react";
+import { ArrowLeft, Boxes, ListPlus, Plus } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
@@ -70,7 +70,7 @@ export function ModuleWorkItemsScreen() {
 
   const crumbs = (
     <Link className="crumb" to={modulesUrl(slug, projectId)}>
-      <SquareStack size={14} aria-hidden />
+      <Boxes size={14} aria-hidden />
       {t("modules.title")}
     </Link>
   );
@@ -87,7 +87,7 @@ export function ModuleWorkItemsScreen() {
         </PageHeader>
         {blocked ?? (
           <EmptyState
-            icon={SquareStack}
+            icon={Boxes}
             title={archived ? t("modules.detail.archivedTitle") : t("modules.detail.notFound")}
             description={archived ? t("modules.detail.archivedDescription") : t("modules.detail.notFoundHint")}
             action={

@@ -17,6 +17,7 @@ import clsx from "clsx";
 import {
   Archive,
   ArrowDownUp,
+  Boxes,
   Check,
   Columns3,
   GanttChart,
@@ -25,7 +26,6 @@ import {
   Plus,
   Search,
   SearchX,
-  SquareStack,
   X,
 } from "lucide-react";
 import { Popover } from "radix-ui";
@@ -82,7 +82,7 @@ export function projectBlocked(ctx: ModuleProjectContext, t: (key: string) => st
   if (ctx.missing) {
     return (
       <EmptyState
-        icon={SquareStack}
+        icon={Boxes}
         title={t("projects.settings.notFound")}
         description={t("projects.settings.notFoundHint")}
         action={
@@ -97,11 +97,7 @@ export function projectBlocked(ctx: ModuleProjectContext, t: (key: string) => st
     return <JoinProjectState slug={slug} projectId={project.id} workspaceRole={ctx.workspaceRole ?? ROLE.guest} />;
   if (project && project.module_view === false)
     return (
-      <EmptyState
-        icon={SquareStack}
-        title={t("modules.disabled.title")}
-        description={t("modules.disabled.description")}
-      />
+      <EmptyState icon={Boxes} title={t("modules.disabled.title")} description={t("modules.disabled.description")} />
     );
   return null;
 }
@@ -187,7 +183,7 @@ export function ModulesScreen() {
   } else if (entry.status === "error" && all.length === 0) {
     body = (
       <EmptyState
-        icon={SquareStack}
+        icon={Boxes}
         title={t("modules.loadFailed")}
         action={
           <Button variant="secondary" onClick={() => void loadModules(slug, projectId, true).catch(() => undefined)}>
@@ -199,7 +195,7 @@ export function ModulesScreen() {
   } else if (all.length === 0) {
     body = (
       <EmptyState
-        icon={SquareStack}
+        icon={Boxes}
         title={t("modules.empty.title")}
         description={canCreate ? t("modules.empty.description") : t("modules.empty.guest")}
         action={

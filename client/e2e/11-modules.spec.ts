@@ -1,0 +1,203 @@
+/**
+ * Modules (issue 10), as a project member uses them: create a module through the modal, add
+ * existing work items to it, open it and switch its board's layouts; switch the modules page
+ * between list, board and timeline; drag a module card to another status column; drag a
+ * timeline bar and find the new dates after a reload. A second browser (another member) sees a
+ * module created by the first without a reload. The spec makes its own users, workspace and
+ * project through the API (01-foundation only for the instance administrator).
+ */
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { channelSynced } from "./support/live-socket.ts";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const mona = { email: "mona@modules.test", password: "Lantern-quarry-otter-58", first: "Mona", last: "Maker" };
+const theo = { email: "theo@modules.test", password: "Harbor-cobalt-finch-27", first: "Theo", last: "Watcher" };
+const LIVE = { timeout: 10_000 };
+
+/** yyyy-MM-dd, `days` from today (local calendar, as the timeline draws it). */
+function day(days: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+type ModuleJson = { id: string; name: string; status: string; start_date: string | null; target_date: string | null };
+
+test.describe
+  .serial("modules", () => {
+    test.describe.configure({ timeout: 120_000 });
+
+    let contextA: BrowserContext;
+    let contextB: BrowserContext;
+    let page: Page;
+    let pageB: Page;
+    let api: WorkItemsApi;
+    let f: Fixture;
+    const modulesUrl = () => `/${f.slug}/projects/${f.projectId}/modules/`;
+    const moduleByName = async (name: string) => {
+      const list = await api.get<ModuleJson[]>(api.projectUrl(f, "modules/"));
+      const found = list.find((m) => m.name === name);
+      expect(found, `module "${name}" exists`).toBeTruthy();
+      return found as ModuleJson;
+    };
+    const layout = (p: Page, name: string) => p.getByRole("button", { name, exact: true });
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      contextA = await browser.newContext({ baseURL: origin });
+      contextB = await browser.newContext({ baseURL: origin });
+      page = await contextA.newPage();
+      pageB = await contextB.newPage();
+      api = new WorkItemsApi(page, origin);
+      const apiB = new WorkItemsApi(pageB, origin);
+      await api.ensureInstance({
+        email: "ada@acme.test",
+        password: "Harbour-lantern-42",
+        firstName: "Ada",
+        company: "Acme Labs",
+      });
+      await api.signUp(mona.email, mona.password, mona.first, mona.last);
+      f = await api.createWorkspaceAndProject("mod-e2e", "Atlas", "AT");
+      await api.patch(`/api/workspaces/${f.slug}/projects/${f.projectId}/`, { module_view: true });
+      await apiB.signUp(theo.email, theo.password, theo.first, theo.last);
+      await api.invite(f.slug, theo.email);
+      await apiB.acceptInvitations();
+      await api.addProjectMember(f, (await apiB.me()).id);
+      for (const name of ["Cart summary", "Payment form", "Receipt email"]) await api.createWorkItem(f, { name });
+    });
+
+    test.afterAll(async () => {
+      await contextA?.close();
+      await contextB?.close();
+    });
+
+    test("a module created through the modal shows live in another member's browser", async () => {
+      // Theo watches the modules page (empty) with the project channel synced.
+      const synced = channelSynced(pageB, `project.${f.projectId}`);
+      await pageB.goto(modulesUrl());
+      await synced;
+      await expect(pageB.getByRole("heading", { name: "No modules yet" })).toBeVisible();
+
+      await page.goto(modulesUrl());
+      await page.getByRole("button", { name: "Add module" }).first().click();
+      const dialog = page.getByRole("dialog", { name: "New module" });
+      // The name is required: the form says so on the field.
+      await dialog.getByRole("button", { name: "Create module" }).click();
+      await expect(dialog.getByText("Name is required")).toBeVisible();
+      await dialog.getByLabel("Name").fill("Checkout redesign");
+      await dialog.getByLabel("Description").fill("The new checkout flow");
+      await dialog.getByRole("combobox", { name: "Status" }).click();
+      await page.getByRole("listbox", { name: "Status" }).getByRole("option", { name: "In progress" }).click();
+      await dialog.getByRole("button", { name: "Create module" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByTestId("module-row").filter({ hasText: "Checkout redesign" })).toBeVisible();
+
+      await expect(pageB.getByTestId("module-row").filter({ hasText: "Checkout redesign" })).toBeVisible(LIVE);
+
+      // A second module with the same name: the server's 409 shows on the name field.
+      await page.getByRole("button", { name: "Add module" }).first().click();
+      await dialog.getByLabel("Name").fill("Checkout redesign");
+      await dialog.getByRole("button", { name: "Create module" }).click();
+      await expect(dialog.getByText("This name is already taken.")).toBeVisible();
+      await dialog.getByLabel("Name").fill("Search relevance");
+      await dialog.getByRole("button", { name: "Create module" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByTestId("module-row")).toHaveCount(2);
+    });
+
+    test("add existing work items, open the module and switch its board's layouts", async () => {
+      await page.getByTestId("module-row").filter({ hasText: "Checkout redesign" }).getByRole("link").click();
+      await expect(page.getByTestId("module-panel")).toBeVisible();
+      await page.getByRole("button", { name: "Add existing" }).first().click();
+      const dialog = page.getByRole("dialog", { name: "Add existing work items" });
+      await dialog.getByRole("searchbox").fill("a");
+      await dialog.getByText("Cart summary").click();
+      await dialog.getByText("Payment form").click();
+      await dialog.getByRole("button", { name: "Add to module" }).click();
+      await expect(dialog).toBeHidden();
+
+      const board = new WorkItemsPage(page);
+      await board.useLayout("List");
+      await expect(page.getByText("Cart summary")).toBeVisible();
+      await expect(page.getByText("Payment form")).toBeVisible();
+      await expect(page.getByText("Receipt email")).toHaveCount(0);
+      await board.useLayout("Kanban");
+      await expect(board.cards).toHaveCount(2);
+      await board.useLayout("Spreadsheet");
+      await expect(page.getByText("Cart summary")).toBeVisible();
+
+      const module = await moduleByName("Checkout redesign");
+      const items = await api.get<{ results: { name: string }[] }>(
+        api.projectUrl(f, `modules/${module.id}/issues/?per_page=100`),
+      );
+      expect(items.results.map((i) => i.name).sort()).toEqual(["Cart summary", "Payment form"]);
+      // The panel counts them.
+      await expect(page.getByTestId("module-panel").getByText("0 of 2 done").first()).toBeVisible();
+    });
+
+    test("the modules page switches between list, board and timeline; a card dragged to another column changes status", async () => {
+      await page.goto(modulesUrl());
+      await expect(page.getByTestId("module-row")).toHaveCount(2);
+      await layout(page, "Board").click();
+      await expect(layout(page, "Board")).toHaveAttribute("aria-pressed", "true");
+      const column = (status: string) => page.locator(`section[data-status="${status}"]`);
+      await expect(column("in-progress").getByTestId("module-card")).toHaveCount(1);
+
+      const card = column("in-progress").getByTestId("module-card");
+      const from = await card.boundingBox();
+      // Planned sits left of In progress: no edge of the scrolling board is near, so it doesn't scroll.
+      const to = await column("planned").boundingBox();
+      if (!from || !to) throw new Error("card or column not on screen");
+      await page.mouse.move(from.x + 20, from.y + from.height - 10);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 40, from.y + from.height, { steps: 5 });
+      await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 15 });
+      await page.mouse.up();
+      await expect(column("planned").getByTestId("module-card")).toHaveCount(2);
+      await expect(column("in-progress").getByTestId("module-card")).toHaveCount(0);
+      await expect.poll(async () => (await moduleByName("Checkout redesign")).status).toBe("planned");
+
+      await layout(page, "Timeline").click();
+      await expect(page.locator(".tl")).toBeVisible();
+      await layout(page, "List").click();
+      await expect(page.getByTestId("module-row")).toHaveCount(2);
+      // The layout is remembered for the project.
+      await layout(page, "Timeline").click();
+      await page.reload();
+      await expect(layout(page, "Timeline")).toHaveAttribute("aria-pressed", "true");
+    });
+
+    test("dragging a timeline bar moves the module's dates (kept after a reload)", async () => {
+      const module = await moduleByName("Checkout redesign");
+      await api.patch(api.projectUrl(f, `modules/${module.id}/`), { start_date: day(0), target_date: day(4) });
+      await page.reload();
+      const bar = page.getByRole("button", { name: /^Checkout redesign, / });
+      await expect(bar).toBeVisible();
+      // Week scale: 60 px a day; drag three days to the right.
+      const box = await bar.boundingBox();
+      if (!box) throw new Error("bar not on screen");
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.move(box.x + box.width / 2 + 180, box.y + box.height / 2, { steps: 10 });
+      await page.mouse.up();
+      await expect
+        .poll(async () => {
+          const m = await moduleByName("Checkout redesign");
+          return [m.start_date, m.target_date];
+        })
+        .toEqual([day(3), day(7)]);
+      await page.reload();
+      const after = page.getByRole("button", { name: /^Checkout redesign, / });
+      const [, startText] = /, (.+) to /.exec((await after.getAttribute("aria-label")) ?? "") ?? [];
+      expect(startText).toBeTruthy();
+      const expected = new Date(`${day(3)}T00:00:00`).toLocaleDateString("en-US", {
+        month: "short",
+        day: "2-digit",
+        year: "numeric",
+      });
+      expect(startText).toBe(expected);
+    });
+  });
