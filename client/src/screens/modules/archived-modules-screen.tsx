@@ -10,6 +10,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
 import { deleteModule, loadArchivedModules, type Module, modules, restoreModule } from "../../stores/modules";
+import { session } from "../../stores/session";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
@@ -27,6 +28,7 @@ export function ArchivedModulesScreen() {
   const entry = snap.archived[projectId];
   const [search, setSearch] = useState("");
   const [deleting, setDeleting] = useState<Module | null>(null);
+  const userId = useSnapshot(session).user?.id;
 
   useEffect(() => {
     if (isMember) void loadArchivedModules(slug, projectId, true).catch(() => undefined);
@@ -110,7 +112,7 @@ export function ArchivedModulesScreen() {
                   {t("modules.archived.restore")}
                 </Button>
               ) : null}
-              {ctx.isAdmin || (ctx.canEdit && m.created_by === null) ? (
+              {ctx.isAdmin || (ctx.canEdit && m.created_by === userId) ? (
                 <button
                   type="button"
                   className="mo-icon-btn"

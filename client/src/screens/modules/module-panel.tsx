@@ -211,7 +211,11 @@ function Breakdown({ module }: { module: ModuleDetail }) {
           name: a.assignee_id
             ? a.display_name || [a.first_name, a.last_name].filter(Boolean).join(" ") || "?"
             : t("modules.panel.noAssignee"),
-          icon: a.assignee_id ? <Avatar name={a.display_name ?? "?"} src={a.avatar_url} size={18} /> : null,
+          icon: a.assignee_id ? (
+            <Avatar name={a.display_name ?? "?"} src={a.avatar_url} size={18} />
+          ) : (
+            <span className="mo-avatar-empty mo-avatar-empty-sm" aria-hidden />
+          ),
           done: a.completed_issues,
           total: a.total_issues,
         }))
