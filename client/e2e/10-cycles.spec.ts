@@ -1,0 +1,248 @@
+/**
+ * Cycles (issue 10), as two members of one project see them in two browsers: A creates a cycle
+ * through the modal (dates including today) and finds it on the Active tab; the modal says
+ * inline when dates overlap another cycle; A adds work items from the cycle's "Add existing" and
+ * from the project board's Cycle property; B, with the cycle open, sees A complete an item move
+ * the count and the burndown's today point without a reload; A then ends the cycle yesterday
+ * (edit dates), creates the next cycle and transfers the unfinished items to it. The spec signs
+ * up its own users, workspace and project through the API. One pair of pages for the whole file.
+ */
+import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
+import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { channelSynced, expectNotReloaded, markPage, trackLiveSockets } from "./support/live-socket.ts";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const alice = { email: "alice@cycles.test", password: "Amber-lighthouse-58", first: "Alice", last: "Planner" };
+const bob = { email: "bob@cycles.test", password: "Silver-orchard-fox-19", first: "Bob", last: "Viewer" };
+const LIVE = { timeout: 10_000 };
+const MARK = "cycles: loaded once";
+
+/** Calendar days from today (the project's timezone is UTC, as is the test machine's). */
+function day(offset: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + offset);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Clicks a day in the open range calendar, moving a month back or forth when it isn't shown. */
+async function pickDay(page: Page, iso: string): Promise<void> {
+  const calendar = page.locator(".cy-range-calendar");
+  for (let i = 0; i < 3; i += 1) {
+    const cell = calendar.locator(`[data-day="${iso}"]:not([data-outside]) button`);
+    if (await cell.count()) {
+      await cell.first().click();
+      return;
+    }
+    const shown = await calendar.locator("[data-day]:not([data-outside])").first().getAttribute("data-day");
+    await calendar.locator(iso < (shown ?? "") ? ".rdp-button_previous" : ".rdp-button_next").click();
+  }
+  throw new Error(`day ${iso} not found in the calendar`);
+}
+
+async function pickRange(page: Page, dialog: Locator, start: string, end: string): Promise<void> {
+  await dialog.getByTestId("cycle-dates").click();
+  await pickDay(page, start);
+  await pickDay(page, end);
+  await expect(page.locator(".cy-range-calendar")).toBeHidden();
+}
+
+test.describe
+  .serial("cycles", () => {
+    test.describe.configure({ timeout: 120_000 });
+
+    let contextA: BrowserContext;
+    let contextB: BrowserContext;
+    let pageA: Page;
+    let pageB: Page;
+    let apiA: WorkItemsApi;
+    let f: Fixture;
+    let sprintOne = "";
+
+    const stateName = (group: string) => {
+      const found = f.states.find((s) => s.group === group);
+      if (!found) throw new Error(`the project has a ${group} state`);
+      return found.name;
+    };
+    const cyclesUrl = () => `/${f.slug}/projects/${f.projectId}/cycles/`;
+    const panel = (page: Page) => page.getByTestId("cycle-panel");
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      contextA = await browser.newContext({ baseURL: origin });
+      contextB = await browser.newContext({ baseURL: origin });
+      await trackLiveSockets(contextB);
+      await contextA.grantPermissions(["clipboard-read", "clipboard-write"]);
+      pageA = await contextA.newPage();
+      pageB = await contextB.newPage();
+      apiA = new WorkItemsApi(pageA, origin);
+      const apiB = new WorkItemsApi(pageB, origin);
+      await apiA.ensureInstance({
+        email: "ada@acme.test",
+        password: "Harbour-lantern-42",
+        firstName: "Ada",
+        company: "Acme Labs",
+      });
+      await apiA.signUp(alice.email, alice.password, alice.first, alice.last);
+      f = await apiA.createWorkspaceAndProject("cycles-e2e", "Cycles", "CY");
+      await apiB.signUp(bob.email, bob.password, bob.first, bob.last);
+      await apiA.invite(f.slug, bob.email);
+      await apiB.acceptInvitations();
+      await apiA.addProjectMember(f, (await apiB.me()).id);
+      for (const name of ["Ship the beta", "Draft the memo", "Fix the login", "Write the docs"])
+        await apiA.createWorkItem(f, { name });
+    });
+
+    test.afterAll(async () => {
+      await contextA?.close();
+      await contextB?.close();
+    });
+
+    test("creates a cycle through the modal and shows it on the Active tab", async () => {
+      await pageA.goto(cyclesUrl());
+      await expect(pageA.getByRole("heading", { name: "No active cycle" })).toBeVisible();
+      await pageA.getByRole("button", { name: "Add cycle" }).first().click();
+      const dialog = pageA.getByRole("dialog", { name: "New cycle" });
+      await dialog.getByTestId("cycle-name").fill("Sprint One");
+      await pickRange(pageA, dialog, day(-2), day(3));
+      await dialog.getByTestId("cycle-submit").click();
+      await expect(dialog).toBeHidden();
+
+      const card = pageA.getByTestId("active-cycle");
+      await expect(card.getByRole("heading", { name: "Sprint One" })).toBeVisible();
+      await expect(card.getByText("In progress")).toBeVisible();
+      await expect(card.getByText("4 days left")).toBeVisible();
+      // The tab is in the address: a reload keeps the choice (All), and Active is the default.
+      await pageA.getByRole("tab", { name: /^All/ }).click();
+      await expect(pageA).toHaveURL(/\?tab=all$/);
+      await pageA.reload();
+      await expect(pageA.getByTestId("cycle-row").filter({ hasText: "Sprint One" })).toBeVisible();
+      const cycles = await apiA.get<{ id: string; name: string; start_date: string; end_date: string }[]>(
+        apiA.projectUrl(f, "cycles/"),
+      );
+      expect(cycles).toMatchObject([{ name: "Sprint One", start_date: day(-2), end_date: day(3) }]);
+      sprintOne = cycles[0]?.id ?? "";
+    });
+
+    test("says inline when the dates overlap another cycle", async () => {
+      await pageA.goto(cyclesUrl());
+      await pageA.getByRole("button", { name: "Add cycle" }).first().click();
+      const dialog = pageA.getByRole("dialog", { name: "New cycle" });
+      await dialog.getByTestId("cycle-name").fill("Clash");
+      await pickRange(pageA, dialog, day(0), day(1));
+      await expect(dialog.getByRole("alert")).toContainText(/overlap.*Sprint One/, LIVE);
+      await expect(dialog.getByTestId("cycle-submit")).toBeDisabled();
+      // Clearing the dates makes it a valid draft again.
+      await dialog.getByRole("button", { name: "Clear dates" }).click();
+      await expect(dialog.getByRole("alert")).toHaveCount(0);
+      await expect(dialog.getByTestId("cycle-submit")).toBeEnabled();
+      await pageA.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+    });
+
+    test("adds work items from Add existing and from the board's Cycle property", async () => {
+      await pageA.goto(cyclesUrl());
+      await pageA.getByTestId("active-cycle").getByRole("link", { name: "View work items" }).click();
+      await expect(pageA).toHaveURL(new RegExp(`/cycles/${sprintOne}/$`));
+      const board = new WorkItemsPage(pageA);
+      await expect(board.listRows).toHaveCount(0);
+
+      await pageA.getByTestId("add-existing").click();
+      const dialog = pageA.getByRole("dialog", { name: /^Add work items to/ });
+      await dialog.getByRole("checkbox", { name: /Ship the beta/ }).check();
+      await dialog.getByRole("checkbox", { name: /Draft the memo/ }).check();
+      await dialog.getByTestId("add-existing-submit").click();
+      await expect(dialog).toBeHidden();
+      await expect(board.row("Ship the beta")).toHaveCount(1);
+      await expect(board.row("Draft the memo")).toHaveCount(1);
+      await expect(panel(pageA).getByTestId("cycle-done-count")).toHaveText("0/2 done");
+
+      // From the project board: the peek's Cycle property.
+      await board.open(f.slug, f.projectId);
+      await board.useLayout("List");
+      const peek = await board.openPeek(board.row("Fix the login"), "Fix the login");
+      await peek.getByRole("button", { name: "Cycle: No cycle" }).click();
+      await pageA
+        .getByRole("listbox", { name: "Cycle" })
+        .getByRole("option", { name: /^Sprint One/ })
+        .click();
+      await expect(peek.getByRole("button", { name: "Cycle: Sprint One" })).toBeVisible();
+      await pageA.keyboard.press("Escape");
+
+      await expect
+        .poll(async () =>
+          (await apiA.workItems(f))
+            .filter((i) => (i as { cycle_id?: string | null }).cycle_id === sprintOne)
+            .map((i) => i.name)
+            .sort(),
+        )
+        .toEqual(["Draft the memo", "Fix the login", "Ship the beta"]);
+    });
+
+    test("B sees A complete an item: the count and the burndown's today point move without a reload", async () => {
+      const synced = channelSynced(pageB, `project.${f.projectId}`);
+      await pageB.goto(`${cyclesUrl()}${sprintOne}/`);
+      await synced;
+      await expect(panel(pageB).getByTestId("cycle-done-count")).toHaveText("0/3 done", LIVE);
+      const chartB = panel(pageB).locator("figure.burndown");
+      await expect(chartB).toHaveAttribute("data-today-pending", "3", LIVE);
+      await expect(chartB.locator(".recharts-surface")).toBeVisible(LIVE);
+      await markPage(pageB, MARK);
+
+      await pageA.goto(`${cyclesUrl()}${sprintOne}/`);
+      const board = new WorkItemsPage(pageA);
+      await board
+        .row("Ship the beta")
+        .getByRole("button", { name: /^State: / })
+        .click();
+      await board.pick("State", stateName("completed"));
+      await expect(panel(pageA).getByTestId("cycle-done-count")).toHaveText("1/3 done");
+
+      await expect(panel(pageB).getByTestId("cycle-done-count")).toHaveText("1/3 done", LIVE);
+      await expect(panel(pageB).getByTestId("cycle-count-completed")).toHaveText("1");
+      await expect(chartB).toHaveAttribute("data-today-pending", "2", LIVE);
+      await expectNotReloaded(pageB, MARK);
+    });
+
+    test("ends the cycle yesterday, creates the next one and transfers the unfinished items to it", async () => {
+      // Edit: the cycle's actions menu in its panel.
+      await panel(pageA).getByRole("button", { name: "Actions for Sprint One" }).click();
+      await pageA.getByRole("menuitem", { name: "Edit" }).click();
+      const edit = pageA.getByRole("dialog", { name: "Edit cycle" });
+      await pickRange(pageA, edit, day(-4), day(-1));
+      await expect(edit.getByTestId("cycle-submit")).toBeEnabled(LIVE);
+      await edit.getByTestId("cycle-submit").click();
+      await expect(edit).toBeHidden();
+      await expect(panel(pageA).locator(".cy-badge")).toHaveText("Completed");
+
+      // The next cycle, from today: it no longer overlaps.
+      await pageA.goto(cyclesUrl());
+      await pageA.getByRole("button", { name: "Add cycle" }).first().click();
+      const create = pageA.getByRole("dialog", { name: "New cycle" });
+      await create.getByTestId("cycle-name").fill("Sprint Two");
+      await pickRange(pageA, create, day(0), day(6));
+      await create.getByTestId("cycle-submit").click();
+      await expect(create).toBeHidden();
+      await expect(pageA.getByTestId("active-cycle").getByRole("heading", { name: "Sprint Two" })).toBeVisible();
+
+      // Sprint One is under Completed; its panel offers the transfer of the 2 unfinished items.
+      await pageA.getByRole("tab", { name: /^Completed/ }).click();
+      await pageA.getByTestId("cycle-row").filter({ hasText: "Sprint One" }).getByRole("link").click();
+      await expect(panel(pageA).getByText("2 work items were not finished.")).toBeVisible(LIVE);
+      await panel(pageA).getByRole("button", { name: "Transfer work items" }).click();
+      const transfer = pageA.getByRole("dialog", { name: "Transfer work items" });
+      await transfer.getByRole("radio", { name: /Sprint Two/ }).check();
+      await transfer.getByTestId("transfer-submit").click();
+      await expect(transfer).toBeHidden();
+      await expect(pageA.getByText("2 work items moved to “Sprint Two”")).toBeVisible();
+      const board = new WorkItemsPage(pageA);
+      await expect(board.listRows).toHaveCount(1);
+      await expect(board.row("Ship the beta")).toHaveCount(1);
+
+      // They are in Sprint Two.
+      await pageA.goto(cyclesUrl());
+      await pageA.getByTestId("active-cycle").getByRole("link", { name: "View work items" }).click();
+      await expect(board.row("Draft the memo")).toHaveCount(1);
+      await expect(board.row("Fix the login")).toHaveCount(1);
+      await expect(board.listRows).toHaveCount(2);
+    });
+  });
