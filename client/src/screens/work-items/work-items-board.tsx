@@ -590,7 +590,9 @@ export function WorkItemsBoard({
           <span className="crumb-sep">/</span>
         </>
       ) : null}
-      <h1 className="wi-title">{title}</h1>
+      <h1 className="wi-title" title={title}>
+        {title}
+      </h1>
       {ready ? <span className="wi-total">{shown.total}</span> : null}
       {project && isMember ? <LiveIndicator /> : null}
     </PageHeader>
