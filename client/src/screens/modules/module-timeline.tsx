@@ -258,15 +258,15 @@ export function Timeline({
             </div>
           </div>
           <div className="tl-body">
-            <div
-              className="tl-chart"
-              ref={chartRef}
-              style={{
-                width,
-                backgroundSize: `${scale === "week" ? range.dayWidth : scale === "month" ? range.dayWidth * 7 : range.dayWidth * 30}px 100%`,
-                backgroundPositionX: scale === "month" ? `${weekOffset(range)}px` : undefined,
-              }}
-            >
+            <div className="tl-chart" ref={chartRef} style={{ width }}>
+              {lower.map((c) => (
+                <div
+                  key={c.key}
+                  className={clsx("tl-gridline", c.weekend && "is-weekend")}
+                  style={{ left: c.left, width: c.width }}
+                  aria-hidden
+                />
+              ))}
               {todayX >= 0 && todayX <= width ? (
                 <div className="tl-today" style={{ left: todayX + range.dayWidth / 2 }} aria-hidden />
               ) : null}
@@ -446,10 +446,4 @@ function lowerCells(range: TimelineRange, scale: TimelineScale): Cell[] {
     i += n;
   }
   return out;
-}
-
-/** The month scale's grid lines fall on Mondays. */
-function weekOffset(range: TimelineRange): number {
-  const dow = range.start.getDay();
-  return (((8 - dow) % 7) * range.dayWidth) % (range.dayWidth * 7);
 }
