@@ -95,7 +95,7 @@ test.describe
       await expect.poll(async () => (await placed(item.peek)).cycle_id).toBe(cycle.now);
       await expect.poll(async () => (await placed(item.peek)).module_ids).toEqual([mod.checkout]);
       // The history says so.
-      await expect(peek.getByRole("region", { name: "Activity" }).getByText(/Sprint 14/)).toBeVisible();
+      await expect(peek.getByRole("region", { name: "Activity" }).getByText(/added .*cycle Sprint 14/)).toBeVisible();
       await page.keyboard.press("Escape");
     });
 

@@ -153,7 +153,8 @@ export function cycleOptions(
       value: c.id,
       label: c.name,
       icon: <CycleIcon status={c.status} />,
-      hint: pickable ? t(`cycleModuleProps.status.${c.status}`) : t("cycleModuleProps.completedHint"),
+      // The item's own completed cycle: listed (greyed, not pickable) so the picker shows where it is.
+      hint: t(`cycleModuleProps.status.${c.status}`),
       disabled: !pickable,
     })),
   ];
