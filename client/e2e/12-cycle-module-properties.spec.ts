@@ -2,7 +2,7 @@
  * Cycle and module properties on work items (issue 10), as a project member sets them: from the
  * peek's property rows, from a List row's chips and from the bulk bar; the Spreadsheet shows them
  * in its Cycle and Modules columns; a reload keeps everything; the item's history says it was
- * added to the cycle. A completed cycle is never offered. The spec makes its own user, workspace,
+ * added to the cycle. A completed cycle is never offered, and a refused change is undone. The spec makes its own user, workspace,
  * project, cycles and modules through the API (01-foundation only for the instance admin).
  */
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
@@ -118,6 +118,22 @@ test.describe
       await expect
         .poll(async () => [...(await placed(item.row)).module_ids].sort())
         .toEqual([mod.checkout, mod.search].sort());
+
+      // A refused change is undone: the request is pointed at the completed cycle, which the
+      // server refuses (400); the chip goes back to Sprint 15 with a toast.
+      const itemPatch = /\/issues\/[^/]+\/$/;
+      await page.route(itemPatch, async (route) => {
+        const request = route.request();
+        if (request.method() !== "PATCH") return route.continue();
+        await route.continue({ postData: JSON.stringify({ ...request.postDataJSON(), cycle_id: cycle.old }) });
+      });
+      const refused = page.waitForResponse((r) => r.request().method() === "PATCH" && itemPatch.test(r.url()));
+      await pickIn(row.getByRole("button", { name: "Cycle: Sprint 15" }), "Cycle", "Sprint 14");
+      expect((await refused).status()).toBe(400);
+      await expect(page.getByText("Couldn't update the work item")).toBeVisible();
+      await expect(row.getByRole("button", { name: "Cycle: Sprint 15" })).toBeVisible();
+      await page.unroute(itemPatch);
+      expect((await placed(item.row)).cycle_id).toBe(cycle.next);
     });
 
     test("sets the cycle and adds modules to two rows from the bulk bar", async () => {
