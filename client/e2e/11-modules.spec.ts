@@ -169,7 +169,7 @@ test.describe
       await expect(layout(page, "Timeline")).toHaveAttribute("aria-pressed", "true");
     });
 
-    test("dragging a timeline bar moves the module's dates (kept after a reload)", async () => {
+    test("dragging a timeline bar moves the module's dates, its end handle resizes it (kept after a reload)", async () => {
       const module = await moduleByName("Checkout redesign");
       await api.patch(api.projectUrl(f, `modules/${module.id}/`), { start_date: day(0), target_date: day(4) });
       await page.reload();
@@ -189,6 +189,22 @@ test.describe
           return [m.start_date, m.target_date];
         })
         .toEqual([day(3), day(7)]);
+      // Resize: the end handle two days further; the start stays.
+      const handle = page.getByRole("button", { name: /^Checkout redesign, / }).locator(".tl-handle-end");
+      const hb = await handle.boundingBox();
+      if (!hb) throw new Error("end handle not on screen");
+      await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(hb.x + hb.width / 2 + 60, hb.y + hb.height / 2, { steps: 5 });
+      await page.mouse.move(hb.x + hb.width / 2 + 120, hb.y + hb.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await expect
+        .poll(async () => {
+          const m = await moduleByName("Checkout redesign");
+          return [m.start_date, m.target_date];
+        })
+        .toEqual([day(3), day(9)]);
+
       await page.reload();
       const after = page.getByRole("button", { name: /^Checkout redesign, / });
       const [, startText] = /, (.+) to /.exec((await after.getAttribute("aria-label")) ?? "") ?? [];
