@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cyclePickerEntries, isCycleOpen, moduleChip, type PickerCycle, toggleId } from "./cycle-module-options";
+import { cyclePickerEntries, moduleChip, type PickerCycle, toggleId } from "./cycle-module-options";
 
 const today = "2026-11-25";
 const cycle = (
@@ -55,13 +55,6 @@ describe("cyclePickerEntries (which cycles the picker offers, in what order)", (
   it("an empty project offers nothing", () => {
     expect(cyclePickerEntries([], null, today)).toEqual([]);
     expect(cyclePickerEntries([cycle("c1", "Done", "completed")], null, today)).toEqual([]);
-  });
-
-  it("isCycleOpen: completed and archived cycles take no new items", () => {
-    expect(isCycleOpen(cycle("x", "x", "current"))).toBe(true);
-    expect(isCycleOpen(cycle("x", "x", "draft"))).toBe(true);
-    expect(isCycleOpen(cycle("x", "x", "completed"))).toBe(false);
-    expect(isCycleOpen(cycle("x", "x", "upcoming", { archived_at: "2026-11-01T00:00:00Z" }))).toBe(false);
   });
 });
 

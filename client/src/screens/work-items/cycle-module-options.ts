@@ -42,11 +42,6 @@ export function cyclePickerEntries<C extends PickerCycle>(
   return entries;
 }
 
-/** Whether new items may join the cycle (what the server accepts). */
-export function isCycleOpen(cycle: Pick<PickerCycle, "status" | "archived_at">): boolean {
-  return !cycle.archived_at && cycle.status !== "completed";
-}
-
 export type ModuleChip = {
   /** The chip's text: the module's name, or "2 modules"; null when the item is in none. */
   text: string | null;
