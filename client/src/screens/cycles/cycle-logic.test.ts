@@ -4,13 +4,14 @@ import {
   type CycleFacts,
   chartToday,
   compareByStatus,
+  countersByCycle,
   countsLocally,
   cycleActions,
-  cycleCounters,
   dateRangeProblem,
   filterCycles,
   isCycleTab,
   pendingOf,
+  pickCounters,
   seesWholeProject,
   tabCounts,
   transferTargets,
@@ -77,20 +78,25 @@ describe("which counters", () => {
     expect(seesWholeProject({ cacheReady: false, projectRole: ROLE.admin, guestViewAll: true })).toBe(false);
   });
 
-  it("counts the cache's items of the cycle, else returns the server's counters", () => {
-    const server = { ...EMPTY_PROGRESS_COUNTERS, id: "c1", total_issues: 9, completed_issues: 4 };
+  it("counts every cycle's items in one pass (archived and drafts left out)", () => {
     const items = [
       { cycle_id: "c1", state__group: "completed", estimate_point: "p3", archived_at: null, is_draft: false },
       { cycle_id: "c1", state__group: "started", estimate_point: null, archived_at: null, is_draft: false },
       { cycle_id: "c2", state__group: "started", estimate_point: null, archived_at: null, is_draft: false },
       { cycle_id: "c1", state__group: "started", estimate_point: null, archived_at: "2026-01-01", is_draft: false },
+      { cycle_id: null, state__group: "started", estimate_point: null, archived_at: null, is_draft: false },
     ];
-    const local = cycleCounters(server, true, items, (id) => (id === "p3" ? 3 : 0));
+    const map = countersByCycle(items, (id) => (id === "p3" ? 3 : 0));
+    const local = map.get("c1");
     expect(local).toMatchObject({ total_issues: 2, completed_issues: 1, started_issues: 1, total_estimate_points: 3 });
-    expect(cycleCounters(server, false, items, () => 0)).toMatchObject({ total_issues: 9, completed_issues: 4 });
+    expect(map.get("c2")).toMatchObject({ total_issues: 1, started_issues: 1 });
+    expect([...map.keys()].sort()).toEqual(["c1", "c2"]);
+    if (!local) throw new Error("c1 counted");
     expect(pendingOf(local, "issues")).toBe(1);
     expect(pendingOf(local, "points")).toBe(0);
     expect(unfinishedOf(local)).toBe(1);
+    const server = { ...EMPTY_PROGRESS_COUNTERS, id: "c1", total_issues: 9, completed_issues: 4 };
+    expect(pickCounters(server)).toEqual({ ...EMPTY_PROGRESS_COUNTERS, total_issues: 9, completed_issues: 4 });
   });
 });
 

@@ -98,15 +98,28 @@ export function seesWholeProject(input: {
 
 type CacheItem = ProgressItem & { cycle_id: string | null };
 
-/** The counters to show: local ones when `local`, else the server's (the cycle's own fields). */
-export function cycleCounters(
-  cycle: ProgressCounters & { id: string },
-  local: boolean,
-  items: Iterable<CacheItem>,
+/**
+ * Counters of every cycle at once, in one pass over the project's items (a page of cycle rows
+ * would otherwise scan 10,000 cached items once per row).
+ */
+export function countersByCycle<T extends CacheItem>(
+  items: Iterable<T>,
   pointValue: (pointId: string) => number,
-): ProgressCounters {
-  if (!local) return pickCounters(cycle);
-  return progressFromItems(items, (item) => item.cycle_id === cycle.id, pointValue);
+): Map<string, ProgressCounters> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    if (!item.cycle_id) continue;
+    const list = groups.get(item.cycle_id);
+    if (list) list.push(item);
+    else groups.set(item.cycle_id, [item]);
+  }
+  const out = new Map<string, ProgressCounters>();
+  for (const [id, list] of groups)
+    out.set(
+      id,
+      progressFromItems(list, () => true, pointValue),
+    );
+  return out;
 }
 
 export function pickCounters(source: ProgressCounters): ProgressCounters {

@@ -4,7 +4,7 @@
  * and each cycle's counters (local from the work-items cache when it holds the whole project,
  * else the server's — cycle-logic.ts countsLocally).
  */
-import type { ProgressCounters } from "@tideline/shared";
+import { EMPTY_PROGRESS_COUNTERS, type ProgressCounters } from "@tideline/shared";
 import { useEffect, useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { numericPoint } from "../../lib/progress";
@@ -13,9 +13,9 @@ import { watchProjectLive } from "../../stores/live-board";
 import { activeEstimate, projectMeta } from "../../stores/project-meta";
 import { type ProjectDetail, projects } from "../../stores/projects";
 import { session } from "../../stores/session";
-import { loadProjectWorkItems, useProjectWorkItems } from "../../stores/work-items";
+import { loadProjectWorkItems, useProjectWorkItems, type WorkItem } from "../../stores/work-items";
 import { usePagesProject } from "../pages/use-pages";
-import { countsLocally, cycleCounters, seesWholeProject, unfinishedOf } from "./cycle-logic";
+import { countersByCycle, countsLocally, pickCounters, seesWholeProject, unfinishedOf } from "./cycle-logic";
 
 export type CyclesProjectContext = ReturnType<typeof useCyclesProject>;
 
@@ -72,29 +72,44 @@ export function refreshAnalytics(slug: string, projectId: string, cycleId: strin
   }
 }
 
-/** A cycle's counters as the screen shows them (see countsLocally). */
-export function useCycleCounters(cycle: Cycle | null | undefined, ctx: CyclesProjectContext): ProgressCounters | null {
-  const projectId = cycle?.project_id ?? "";
+/** Per project items list (a new array on every change): the counters of all its cycles, computed once. */
+const byCycleMemo = new WeakMap<
+  readonly WorkItem[],
+  { points: ReadonlyMap<string, number>; map: Map<string, ProgressCounters> }
+>();
+
+function useCountersByCycle(projectId: string): { ready: boolean; map: Map<string, ProgressCounters> } {
   const { items, status } = useProjectWorkItems(projectId);
   const metaSnap = useSnapshot(projectMeta);
-  const meta = metaSnap.byProject[projectId];
+  const estimates = metaSnap.byProject[projectId]?.estimates;
+  const points = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const estimate of estimates ?? []) for (const p of estimate.points) map.set(p.id, numericPoint(p.value));
+    return map;
+  }, [estimates]);
+  let memo = byCycleMemo.get(items);
+  if (!memo || memo.points !== points) {
+    memo = { points, map: countersByCycle(items, (id) => points.get(id) ?? 0) };
+    byCycleMemo.set(items, memo);
+  }
+  return { ready: status === "ready", map: memo.map };
+}
+
+/** A cycle's counters as the screen shows them (see countsLocally). */
+export function useCycleCounters(cycle: Cycle | null | undefined, ctx: CyclesProjectContext): ProgressCounters | null {
+  const { ready, map } = useCountersByCycle(cycle?.project_id ?? "");
   const local = cycle
     ? countsLocally({
-        cacheReady: status === "ready",
+        cacheReady: ready,
         status: cycle.status,
         projectRole: ctx.projectRole,
         guestViewAll: ctx.guestViewAll,
       })
     : false;
-  const pointValues = useMemo(() => {
-    const map = new Map<string, number>();
-    for (const estimate of meta?.estimates ?? []) for (const p of estimate.points) map.set(p.id, numericPoint(p.value));
-    return map;
-  }, [meta?.estimates]);
   return useMemo(() => {
     if (!cycle) return null;
-    return cycleCounters(cycle, local, local ? items : [], (id) => pointValues.get(id) ?? 0);
-  }, [cycle, local, items, pointValues]);
+    return local ? (map.get(cycle.id) ?? { ...EMPTY_PROGRESS_COUNTERS }) : pickCounters(cycle);
+  }, [cycle, local, map]);
 }
 
 /**
@@ -104,15 +119,8 @@ export function useCycleCounters(cycle: Cycle | null | undefined, ctx: CyclesPro
  * project, else taken from the server's counters.
  */
 export function useCycleUnfinished(cycle: Cycle | null | undefined, ctx: CyclesProjectContext): number {
-  const projectId = cycle?.project_id ?? "";
-  const { items, status } = useProjectWorkItems(projectId);
-  const whole = seesWholeProject({
-    cacheReady: status === "ready",
-    projectRole: ctx.projectRole,
-    guestViewAll: ctx.guestViewAll,
-  });
-  return useMemo(() => {
-    if (!cycle) return 0;
-    return unfinishedOf(cycleCounters(cycle, whole, whole ? items : [], () => 0));
-  }, [cycle, whole, items]);
+  const { ready, map } = useCountersByCycle(cycle?.project_id ?? "");
+  const whole = seesWholeProject({ cacheReady: ready, projectRole: ctx.projectRole, guestViewAll: ctx.guestViewAll });
+  if (!cycle) return 0;
+  return unfinishedOf(whole ? (map.get(cycle.id) ?? EMPTY_PROGRESS_COUNTERS) : cycle);
 }
