@@ -200,12 +200,24 @@ function plainItem(answer: DetailAnswer): WorkItem {
   return copy as WorkItem;
 }
 
+/**
+ * The item's detail entry, made (still "loading") when the first of the parallel loads gets here:
+ * the timeline, links, sub-items and relations may be asked for before the item itself has come
+ * back, and must not be dropped for that (a peek on a cached item asks for them first).
+ */
+function detailEntry(id: string, projectId: string): Detail {
+  const existing = workItemDetail.byId[id];
+  if (existing) return existing;
+  workItemDetail.byId[id] = emptyDetail(projectId);
+  return workItemDetail.byId[id];
+}
+
 function adopt(answer: DetailAnswer, identifier: string): Detail {
   const item = plainItem(answer);
   const items = [item];
   if (answer.parent) items.push(answer.parent);
   upsertWorkItems(item.project_id, items);
-  const detail = workItemDetail.byId[item.id] ?? emptyDetail(item.project_id, identifier);
+  const detail = detailEntry(item.id, item.project_id);
   detail.status = "ready";
   detail.projectId = item.project_id;
   if (identifier) detail.projectIdentifier = identifier;
@@ -284,12 +296,12 @@ function latestTimeline(detail: Detail): string | null {
 
 /** Activity and comments: everything at first, then only what is newer (after a change). */
 export async function loadTimeline(slug: string, projectId: string, id: string, full = false): Promise<void> {
-  const detail = workItemDetail.byId[id];
-  if (!detail) return;
-  const since = full || !detail.timelineLoaded ? null : latestTimeline(detail);
+  const known = workItemDetail.byId[id];
+  const since = full || !known?.timelineLoaded ? null : latestTimeline(known);
   const rows = await api
     .get(`${itemPath(slug, projectId, id)}/history/`, { searchParams: since ? { created_at__gt: since } : {} })
     .json<HistoryRow[]>();
+  const detail = detailEntry(id, projectId);
   const comments = rows.filter(isComment);
   const activity = rows.filter((r): r is Activity & { comment_html?: undefined } => !isComment(r));
   detail.comments = (full ? comments : mergeById(detail.comments, comments)).sort(byCreated);
@@ -308,8 +320,7 @@ export async function loadSubIssues(slug: string, projectId: string, id: string)
   const answer = await api
     .get(`${itemPath(slug, projectId, id)}/sub-issues/`)
     .json<{ sub_issues: WorkItem[]; state_distribution: Record<StateGroup, string[]> }>();
-  const detail = workItemDetail.byId[id];
-  if (!detail) return;
+  const detail = detailEntry(id, projectId);
   detail.subIssues = answer.sub_issues;
   detail.distribution = { ...emptyDistribution(), ...answer.state_distribution };
   upsertWorkItems(projectId, answer.sub_issues);
@@ -317,15 +328,13 @@ export async function loadSubIssues(slug: string, projectId: string, id: string)
 
 export async function loadRelations(slug: string, projectId: string, id: string): Promise<void> {
   const groups = await api.get(`${itemPath(slug, projectId, id)}/issue-relation/`).json<RelationGroups>();
-  const detail = workItemDetail.byId[id];
-  if (detail) detail.relations = groups;
+  detailEntry(id, projectId).relations = groups;
 }
 
 export async function loadLinks(slug: string, projectId: string, id: string): Promise<void> {
   // The list names who added each link (the detail's expand doesn't).
   const links = await api.get(`${itemPath(slug, projectId, id)}/issue-links/`).json<Link[]>();
-  const detail = workItemDetail.byId[id];
-  if (detail) detail.links = links;
+  detailEntry(id, projectId).links = links;
 }
 
 /** Everything around the item, in parallel; each part fails on its own. */

@@ -85,7 +85,9 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
     [slug, projectId, workItemId, identifier, canEdit, isProjectAdmin, isArchived, mode],
   );
 
-  if (!item || !detail) return null;
+  // The entry can exist before the item's answer (the history and widgets load in parallel):
+  // the description editor starts from the loaded text, so wait for it.
+  if (!item || detail?.status !== "ready") return null;
   const key = workItemKey(identifier, item.sequence_id);
   const link = `${window.location.origin}${browsePath(slug, key)}`;
 

@@ -6,7 +6,6 @@
  * is manual. Long columns are virtualised; swimlane cells show 50 cards, then "Show more".
  */
 import {
-  closestCorners,
   DndContext,
   type DragEndEvent,
   type DragOverEvent,
@@ -35,6 +34,7 @@ import { toast } from "sonner";
 import { moveWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
 import { useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
+import { columnFirstCollision } from "./kanban-collision";
 import {
   dropSortOrder,
   type Group,
@@ -194,7 +194,7 @@ export function KanbanLayout({
   return (
     <DndContext
       sensors={sensors}
-      collisionDetection={closestCorners}
+      collisionDetection={columnFirstCollision}
       // Scroll the board only near its very edges, so a drop on a column near the side stays there.
       autoScroll={{ threshold: { x: 0.08, y: 0.12 }, acceleration: 6 }}
       onDragStart={onDragStart}
