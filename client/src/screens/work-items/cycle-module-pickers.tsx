@@ -249,17 +249,26 @@ export function ModulePicker({
   disabled,
   open,
   onOpenChange,
-}: Common & { value: readonly string[]; onChange: (moduleIds: string[]) => void }) {
+  except,
+}: Common & {
+  value: readonly string[];
+  onChange: (moduleIds: string[]) => void;
+  /**
+   * A module the chip's text leaves out: a module's board says which module already (the label and
+   * the picker still list every module of the item).
+   */
+  except?: string;
+}) {
   const { t } = useTranslation();
   const { list, status } = useModuleList(slug, projectId, value.length > 0);
   const byId = new Map(list.map((m) => [m.id, m]));
-  const loading = value.length > 0 && status !== "ready" && status !== "error";
-  const chip = moduleChip(
-    value,
-    (id) => byId.get(id)?.name,
-    (count) => t("cycleModuleProps.moduleCount", { count }),
-  );
-  const label = `${t("cycleModuleProps.modules")}: ${chip.title || (loading ? t("cycleModuleProps.loading") : t("cycleModuleProps.noModules"))}`;
+  const shownIds = except ? value.filter((id) => id !== except) : value;
+  const loading = shownIds.length > 0 && status !== "ready" && status !== "error";
+  const nameOf = (id: string) => byId.get(id)?.name;
+  const countText = (count: number) => t("cycleModuleProps.moduleCount", { count });
+  const all = moduleChip(value, nameOf, countText);
+  const chip = except ? moduleChip(shownIds, nameOf, countText) : all;
+  const label = `${t("cycleModuleProps.modules")}: ${all.title || (loading ? t("cycleModuleProps.loading") : t("cycleModuleProps.noModules"))}`;
 
   const names = value.map((id) => byId.get(id)).filter((m): m is Module => m !== undefined);
   // The detail has room for every module, as chips (like its labels); rows and cells show one chip.
@@ -301,7 +310,7 @@ export function ModulePicker({
       <Trigger
         variant={variant}
         label={label}
-        title={chip.title || label}
+        title={all.title || label}
         icon={chips ? null : <ModuleIcon />}
         empty={!chip.text && !loading}
         disabled={disabled}

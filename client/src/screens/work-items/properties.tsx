@@ -516,7 +516,7 @@ function inList(list: { list: readonly { id: string }[]; status: string | undefi
  * kanban cards), in display-property order — shown-properties.ts decides which.
  */
 export const ItemProperties = memo(function ItemProperties({ item }: { item: WorkItem }) {
-  const { t, props, canEdit, lookups, today, slug, projectId } = useWorkItemsContext();
+  const { t, props, canEdit, lookups, today, slug, projectId, scope } = useWorkItemsContext();
   const update = useItemUpdater();
   const disabled = !canEdit || item.id.startsWith("temp-");
   const overdue = isOverdue(item, today);
@@ -529,6 +529,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
     hasPoint: lookups.points.length ? (id) => lookups.pointById.has(id) : undefined,
     hasCycle: features.cycles ? inList(cycleList) : undefined,
     hasModule: features.modules ? inList(moduleList) : undefined,
+    scope,
   });
   if (shown.length === 0) return null;
   const render = (prop: ShownProperty): ReactNode => {
@@ -629,6 +630,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
             projectId={projectId}
             variant="pill"
             value={item.module_ids}
+            except={scope.kind === "module" ? scope.moduleId : undefined}
             disabled={disabled}
             onChange={(module_ids) => update(item, { module_ids })}
           />

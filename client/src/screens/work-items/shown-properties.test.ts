@@ -1,6 +1,6 @@
 import { DEFAULT_DISPLAY_PROPERTIES, type DisplayProperties } from "@tideline/shared";
 import { describe, expect, it } from "vitest";
-import { type ShownContext, shownProperties } from "./shown-properties";
+import { moduleIdsShown, type ShownContext, scopeHidesProperty, shownProperties } from "./shown-properties";
 
 const known: ShownContext = {
   hasState: (id) => id.startsWith("state"),
@@ -136,5 +136,25 @@ describe("shownProperties: cycle and modules chips", () => {
     expect(shownProperties(gone, all, withFeatures)).toEqual(["state", "created_on"]);
     // One known module is enough for the chip.
     expect(shownProperties({ ...gone, module_ids: ["gone", "module-3"] }, all, withFeatures)).toContain("modules");
+  });
+
+  it("a cycle's board hides the cycle chip (every item is in that cycle); other boards keep it", () => {
+    const cycleBoard = { ...withFeatures, scope: { kind: "cycle" as const, cycleId: "cycle-1" } };
+    expect(shownProperties(planned, all, cycleBoard)).toEqual(["state", "modules", "created_on"]);
+    expect(shownProperties(planned, all, { ...withFeatures, scope: { kind: "project" } })).toContain("cycle");
+    expect(scopeHidesProperty(cycleBoard.scope, "cycle")).toBe(true);
+    expect(scopeHidesProperty(cycleBoard.scope, "modules")).toBe(false);
+    expect(scopeHidesProperty({ kind: "module", moduleId: "module-1" }, "cycle")).toBe(false);
+    expect(scopeHidesProperty(undefined, "cycle")).toBe(false);
+  });
+
+  it("a module's board shows the modules chip only for the item's other modules", () => {
+    const moduleBoard = { ...withFeatures, scope: { kind: "module" as const, moduleId: "module-1" } };
+    expect(shownProperties(planned, all, moduleBoard)).toEqual(["state", "modules", "cycle", "created_on"]);
+    const onlyHere = { ...planned, module_ids: ["module-1"] };
+    expect(shownProperties(onlyHere, all, moduleBoard)).toEqual(["state", "cycle", "created_on"]);
+    expect(moduleIdsShown(["module-1", "module-2"], moduleBoard.scope)).toEqual(["module-2"]);
+    expect(moduleIdsShown(["module-1"], moduleBoard.scope)).toEqual([]);
+    expect(moduleIdsShown(["module-1", "module-2"], { kind: "cycle", cycleId: "c" })).toEqual(["module-1", "module-2"]);
   });
 });

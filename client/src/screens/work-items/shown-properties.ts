@@ -7,6 +7,7 @@
  */
 import { DISPLAY_PROPERTIES, type DisplayProperties, type DisplayProperty } from "@tideline/shared";
 import type { WorkItem } from "../../stores/work-items";
+import type { BoardScope } from "./board-scope";
 
 /** The display properties a card or row can show (the key has its own place; work-item types
  * are not built yet, so an item has no value for them). */
@@ -49,7 +50,24 @@ export type ShownContext = {
   hasCycle?: ((id: string) => boolean) | undefined;
   /** Undefined when the project has modules off; true for any id while the modules load. */
   hasModule?: ((id: string) => boolean) | undefined;
+  /** The board's scope: a cycle's board hides the cycle chip, a module's board its own module. */
+  scope?: BoardScope;
 };
+
+/**
+ * Does the board's scope make a property redundant on every row? On a cycle's board every item is
+ * in that cycle, so its Cycle chip (and spreadsheet column) says nothing. A module's board keeps
+ * the modules chip, for the item's other modules (moduleIdsShown).
+ */
+export function scopeHidesProperty(scope: BoardScope | undefined, prop: DisplayProperty): boolean {
+  return scope?.kind === "cycle" && prop === "cycle";
+}
+
+/** The modules a chip names on a board: on a module's board, the item's OTHER modules. */
+export function moduleIdsShown(ids: readonly string[], scope: BoardScope | undefined): readonly string[] {
+  if (scope?.kind !== "module") return ids;
+  return ids.includes(scope.moduleId) ? ids.filter((id) => id !== scope.moduleId) : ids;
+}
 
 const day = (value: string | null | undefined) => (value ? value.slice(0, 10) : null);
 
@@ -62,7 +80,7 @@ export function shownProperties(item: Item, props: DisplayProperties, ctx: Shown
   const out: ShownProperty[] = [];
   const created = day(item.created_at);
   for (const prop of ORDER) {
-    if (!props[prop]) continue;
+    if (!props[prop] || scopeHidesProperty(ctx.scope, prop)) continue;
     switch (prop) {
       case "assignee":
         if (item.assignee_ids.length > 0) out.push(prop);
@@ -103,7 +121,7 @@ export function shownProperties(item: Item, props: DisplayProperties, ctx: Shown
         break;
       }
       case "modules":
-        if (ctx.hasModule && item.module_ids.some(ctx.hasModule)) out.push(prop);
+        if (ctx.hasModule && moduleIdsShown(item.module_ids, ctx.scope).some(ctx.hasModule)) out.push(prop);
         break;
       case "cycle":
         if (item.cycle_id && ctx.hasCycle?.(item.cycle_id)) out.push(prop);

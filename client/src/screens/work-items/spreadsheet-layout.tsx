@@ -22,6 +22,7 @@ import {
   PriorityPicker,
   StatePicker,
 } from "./properties";
+import { scopeHidesProperty } from "./shown-properties";
 
 type ColumnKey =
   | "name"
@@ -84,9 +85,11 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
             (c.key !== "estimate" || ctx.lookups.points.length > 0) &&
             // Cycle and module columns only where the project has the feature on.
             (c.key !== "cycle" || features.cycles) &&
-            (c.key !== "modules" || features.modules)),
+            (c.key !== "modules" || features.modules) &&
+            // A cycle's board: every row is in that cycle, so its column says nothing.
+            !scopeHidesProperty(ctx.scope, c.prop)),
       ),
-    [ctx.props, ctx.lookups.points.length, features.cycles, features.modules],
+    [ctx.props, ctx.lookups.points.length, features.cycles, features.modules, ctx.scope],
   );
   const width = columns.reduce((sum, c) => sum + c.width, 0) + 40;
   const order = useMemo(() => items.map((i) => i.id), [items]);
@@ -428,6 +431,7 @@ function SheetCell({
           slug={ctx.slug}
           projectId={ctx.projectId}
           value={item.module_ids}
+          except={ctx.scope.kind === "module" ? ctx.scope.moduleId : undefined}
           onChange={(module_ids) => save({ module_ids })}
         />
       );
