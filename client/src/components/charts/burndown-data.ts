@@ -2,7 +2,7 @@
  * Pure data building for the burndown chart (kept apart from recharts so it is unit-tested and
  * the main chunk does not need the chart library to know what it will draw).
  */
-import { daysOf } from "@tideline/shared";
+import { daysOf, type ProgressCounters } from "@tideline/shared";
 
 export type BurndownRow = {
   date: string;
@@ -54,4 +54,17 @@ export function buildBurndownRows(input: BurndownDataInput): BurndownRow[] {
       ideal: round2((input.total * (days.length - 1 - i)) / steps),
     };
   });
+}
+
+/** Work still pending (not completed, not cancelled): the burndown's measure for today. */
+export function pendingOf(counters: ProgressCounters, unit: "issues" | "points"): number {
+  if (unit === "points") {
+    return (
+      Math.round(
+        (counters.total_estimate_points - counters.completed_estimate_points - counters.cancelled_estimate_points) *
+          100,
+      ) / 100
+    );
+  }
+  return counters.total_issues - counters.completed_issues - counters.cancelled_issues;
 }

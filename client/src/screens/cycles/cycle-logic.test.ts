@@ -7,6 +7,7 @@ import {
   countersByCycle,
   countsLocally,
   cycleActions,
+  cycleWhen,
   dateRangeProblem,
   filterCycles,
   isCycleTab,
@@ -152,5 +153,29 @@ describe("dateRangeProblem", () => {
     expect(dateRangeProblem("2026-11-01", "2026-11-01")).toBeNull();
     expect(dateRangeProblem("2026-11-01", null)).toBe("incomplete");
     expect(dateRangeProblem("2026-11-02", "2026-11-01")).toBe("endBeforeStart");
+  });
+});
+
+describe("cycleWhen", () => {
+  const today = "2026-11-25";
+  it("counts the days to an upcoming cycle's start", () => {
+    expect(cycleWhen({ status: "upcoming", start_date: "2026-11-30" }, today)).toEqual({ key: "startsIn", count: 5 });
+    expect(cycleWhen({ status: "upcoming", start_date: "2026-12-25" }, today)).toEqual({ key: "startsIn", count: 30 });
+  });
+  it("says tomorrow for a start one day away, across a month end", () => {
+    expect(cycleWhen({ status: "upcoming", start_date: "2026-11-26" }, today)).toEqual({ key: "startsTomorrow" });
+    expect(cycleWhen({ status: "upcoming", start_date: "2026-12-01" }, "2026-11-30")).toEqual({
+      key: "startsTomorrow",
+    });
+  });
+  it("says today when the day has turned since the list came", () => {
+    expect(cycleWhen({ status: "upcoming", start_date: today }, today)).toEqual({ key: "startsToday" });
+  });
+  it("says No dates for a draft", () => {
+    expect(cycleWhen({ status: "draft", start_date: null }, today)).toEqual({ key: "noDates" });
+  });
+  it("says nothing for current and completed cycles", () => {
+    expect(cycleWhen({ status: "current", start_date: "2026-11-20" }, today)).toBeNull();
+    expect(cycleWhen({ status: "completed", start_date: "2026-10-01" }, today)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * search, the order, which counters to show (local or the server's), and what the menu offers.
  * The server enforces every rule; these only decide what the UI shows.
  */
-import { type CycleStatus, EMPTY_PROGRESS_COUNTERS, type ProgressCounters, ROLE } from "@tideline/shared";
+import { type CycleStatus, daysBetween, EMPTY_PROGRESS_COUNTERS, type ProgressCounters, ROLE } from "@tideline/shared";
 import { type ProgressItem, progressFromItems } from "../../lib/progress";
 
 export const CYCLE_TABS = ["active", "upcoming", "completed", "all"] as const;
@@ -128,18 +128,8 @@ export function pickCounters(source: ProgressCounters): ProgressCounters {
   return out;
 }
 
-/** Work still pending (not completed, not cancelled): the burndown's measure for today. */
-export function pendingOf(counters: ProgressCounters, unit: "issues" | "points"): number {
-  if (unit === "points") {
-    return (
-      Math.round(
-        (counters.total_estimate_points - counters.completed_estimate_points - counters.cancelled_estimate_points) *
-          100,
-      ) / 100
-    );
-  }
-  return counters.total_issues - counters.completed_issues - counters.cancelled_issues;
-}
+/** The burndown's measure for today (moved to the charts with the module burndown; kept here for callers). */
+export { pendingOf } from "../../components/charts/burndown-data";
 
 /** Unfinished work items (what a transfer moves). */
 export function unfinishedOf(counters: ProgressCounters): number {
@@ -201,4 +191,26 @@ export function dateRangeProblem(start: string | null, end: string | null): "inc
   if (Boolean(start) !== Boolean(end)) return "incomplete";
   if (start && end && end < start) return "endBeforeStart";
   return null;
+}
+
+/** When a not-yet-running cycle starts, as a row says it (i18n key under cycles.when). */
+export type CycleWhen =
+  | { key: "startsToday" }
+  | { key: "startsTomorrow" }
+  | { key: "startsIn"; count: number }
+  | { key: "noDates" };
+
+/**
+ * "Starts in 5 days" / "Starts tomorrow" for an upcoming cycle, "No dates" for a draft, nothing
+ * for current and completed ones (they show days left or nothing). The status is the server's;
+ * `today` is the project's calendar day, so the count agrees with it. A start that the status
+ * calls upcoming but the clock has reached (the day turned since the list came) says "today".
+ */
+export function cycleWhen(cycle: Pick<CycleFacts, "status" | "start_date">, today: string): CycleWhen | null {
+  if (cycle.status === "draft") return { key: "noDates" };
+  if (cycle.status !== "upcoming" || !cycle.start_date) return null;
+  const days = daysBetween(today, cycle.start_date);
+  if (days <= 0) return { key: "startsToday" };
+  if (days === 1) return { key: "startsTomorrow" };
+  return { key: "startsIn", count: days };
 }

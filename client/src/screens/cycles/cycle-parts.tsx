@@ -3,13 +3,16 @@
  * dates, the progress bar and ring, the burndown with its unit toggle, and the assignee/label
  * breakdown.
  */
-import type { CycleStatus, ProgressCounters, StateGroup } from "@tideline/shared";
+import type { CycleStatus, ProgressCounters } from "@tideline/shared";
 import clsx from "clsx";
-import { CalendarDays, Star, Tag, Users } from "lucide-react";
+import { CalendarDays, Star } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSnapshot } from "valtio";
 import { BurndownChart } from "../../components/charts/burndown-chart";
+import { BurndownUnitToggle } from "../../components/charts/burndown-unit-toggle";
+import { Breakdown } from "../../components/progress/breakdown";
+import { ProgressByGroup as SharedProgressByGroup } from "../../components/progress/progress-by-group";
 import { Avatar, showDay } from "../../components/ui";
 import { percentDone } from "../../lib/progress";
 import {
@@ -22,12 +25,23 @@ import {
 } from "../../stores/cycles";
 import { memberName } from "../../stores/members";
 import type { ProjectMember } from "../../stores/project-meta";
-import { Skeleton } from "../workspace/components/skeleton";
-import { chartToday, pendingOf } from "./cycle-logic";
+import { chartToday, cycleWhen, pendingOf } from "./cycle-logic";
 
 export function StatusBadge({ status }: { status: CycleStatus }) {
   const { t } = useTranslation();
   return <span className={clsx("cy-badge", `cy-badge-${status}`)}>{t(`cycles.status.${status}`)}</span>;
+}
+
+/** "Starts in 5 days" / "Starts tomorrow" beside an upcoming cycle's dates (drafts say No dates in CycleDates). */
+export function StartsIn({ cycle, today }: { cycle: Pick<Cycle, "status" | "start_date">; today: string }) {
+  const { t } = useTranslation();
+  const when = cycleWhen(cycle, today);
+  if (!when || when.key === "noDates") return null;
+  return (
+    <span className="cy-days-left cy-starts-in">
+      {when.key === "startsIn" ? t("cycles.when.startsIn", { count: when.count }) : t(`cycles.when.${when.key}`)}
+    </span>
+  );
 }
 
 /** "Nov 03, 2026 → Nov 17, 2026", or "No dates" for a draft. */
@@ -44,7 +58,7 @@ export function CycleDates({ cycle }: { cycle: Pick<Cycle, "start_date" | "end_d
           <span>{showDay(cycle.end_date)}</span>
         </>
       ) : (
-        <span className="cy-muted">{t("cycles.noDates")}</span>
+        <span className="cy-muted">{t("cycles.when.noDates")}</span>
       )}
     </span>
   );
@@ -56,46 +70,9 @@ export function DaysLeft({ cycle }: { cycle: Pick<Cycle, "status" | "days_left">
   return <span className="cy-days-left">{t("cycles.daysLeft", { count: cycle.days_left })}</span>;
 }
 
-const SEGMENTS: StateGroup[] = ["completed", "started", "unstarted", "backlog", "cancelled"];
-
-/** A bar split by state group with the counts under it. */
+/** The shared bar by state group, with the count test ids the cycle e2e specs read. */
 export function ProgressByGroup({ counters, unit = "issues" }: { counters: ProgressCounters; unit?: AnalyticsType }) {
-  const { t } = useTranslation();
-  const total = unit === "points" ? counters.total_estimate_points : counters.total_issues;
-  const value = (g: StateGroup) =>
-    unit === "points" ? counters[`${g}_estimate_points`] : counters[`${g}_issues` as keyof ProgressCounters];
-  return (
-    <div className="cy-progress">
-      <div
-        className="cy-progress-bar"
-        role="img"
-        aria-label={t("cycles.progress.aria", { done: value("completed"), total })}
-      >
-        {total > 0
-          ? SEGMENTS.map((g) =>
-              value(g) > 0 ? (
-                <span
-                  key={g}
-                  className={clsx("cy-seg", `cy-seg-${g}`)}
-                  style={{ width: `${(value(g) / total) * 100}%` }}
-                />
-              ) : null,
-            )
-          : null}
-      </div>
-      <ul className="cy-progress-legend">
-        {SEGMENTS.map((g) => (
-          <li key={g} data-group={g}>
-            <span className={clsx("cy-dot", `cy-seg-${g}`)} aria-hidden />
-            <span className="cy-legend-name">{t(`cycles.groups.${g}`)}</span>
-            <span className="cy-legend-value" data-testid={`cycle-count-${g}`}>
-              {value(g)}
-            </span>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  return <SharedProgressByGroup counters={counters} unit={unit} testIdPrefix="cycle-count" />;
 }
 
 /** A small ring with the share done, for list rows. */
@@ -209,22 +186,7 @@ export function CycleBurndown({
     <section className="cy-section cy-burndown" aria-label={t("cycles.burndown.title")}>
       <div className="cy-section-head">
         <h3>{t("cycles.burndown.title")}</h3>
-        {hasPoints ? (
-          <div className="tabs cy-mini-tabs" role="tablist" aria-label={t("cycles.burndown.unit")}>
-            {(["issues", "points"] as const).map((u) => (
-              <button
-                key={u}
-                type="button"
-                role="tab"
-                aria-selected={type === u}
-                className={clsx("tab cy-tab", type === u && "active")}
-                onClick={() => setUnit(u)}
-              >
-                {t(`cycles.burndown.${u}`)}
-              </button>
-            ))}
-          </div>
-        ) : null}
+        {hasPoints ? <BurndownUnitToggle value={type} onChange={setUnit} /> : null}
       </div>
       {!cycle.start_date || !cycle.end_date ? (
         <div className="burndown-empty" style={{ height }}>
@@ -255,85 +217,15 @@ export function CycleBurndown({
 /** Assignees and labels: how much of the cycle's work each holds, done over total. */
 export function CycleBreakdown({ slug, cycle }: { slug: string; cycle: Cycle }) {
   const { t } = useTranslation();
-  const [tab, setTab] = useState<"assignees" | "labels">("assignees");
   const analytics = useCycleAnalytics(slug, cycle, "issues");
   const data = analytics?.data;
-  const rows =
-    tab === "assignees"
-      ? (data?.assignees ?? []).map((a) => ({
-          key: a.assignee_id ?? "none",
-          name: a.assignee_id
-            ? memberName({
-                first_name: a.first_name ?? "",
-                last_name: a.last_name ?? "",
-                display_name: a.display_name ?? "",
-              })
-            : t("cycles.breakdown.noAssignee"),
-          avatar: a.assignee_id ? (a.avatar_url ?? "") : null,
-          color: null as string | null,
-          done: a.completed_issues ?? 0,
-          total: a.total_issues ?? 0,
-        }))
-      : (data?.labels ?? []).map((l) => ({
-          key: l.label_id ?? "none",
-          name: l.label_id ? (l.label_name ?? "") : t("cycles.breakdown.noLabel"),
-          avatar: null as string | null,
-          color: l.label_id ? (l.color ?? null) : null,
-          done: l.completed_issues ?? 0,
-          total: l.total_issues ?? 0,
-        }));
   return (
-    <section className="cy-section cy-breakdown">
-      <div className="cy-section-head">
-        <div className="tabs cy-mini-tabs" role="tablist" aria-label={t("cycles.breakdown.label")}>
-          {(["assignees", "labels"] as const).map((k) => (
-            <button
-              key={k}
-              type="button"
-              role="tab"
-              aria-selected={tab === k}
-              className={clsx("tab cy-tab", tab === k && "active")}
-              onClick={() => setTab(k)}
-            >
-              {k === "assignees" ? <Users size={12} aria-hidden /> : <Tag size={12} aria-hidden />}
-              {t(`cycles.breakdown.${k}`)}
-            </button>
-          ))}
-        </div>
-      </div>
-      {!data ? (
-        analytics?.status === "error" ? (
-          <p className="cy-muted cy-breakdown-empty">{t("cycles.breakdown.failed")}</p>
-        ) : (
-          <div className="cy-breakdown-rows">
-            <Skeleton width="70%" />
-            <Skeleton width="55%" />
-          </div>
-        )
-      ) : rows.length === 0 ? (
-        <p className="cy-muted cy-breakdown-empty">{t("cycles.breakdown.empty")}</p>
-      ) : (
-        <ul className="cy-breakdown-rows">
-          {rows.map((r) => (
-            <li key={r.key} className="cy-breakdown-row">
-              {r.avatar !== null ? (
-                <Avatar name={r.name} src={r.avatar || null} size={18} />
-              ) : r.color !== null ? (
-                <span className="cy-label-dot" style={{ background: r.color }} aria-hidden />
-              ) : (
-                <span className="cy-label-dot cy-label-dot-none" aria-hidden />
-              )}
-              <span className="cy-breakdown-name">{r.name}</span>
-              <span className="cy-breakdown-bar" aria-hidden>
-                <span style={{ width: `${r.total ? (r.done / r.total) * 100 : 0}%` }} />
-              </span>
-              <span className="cy-breakdown-count">
-                {t("cycles.breakdown.count", { done: r.done, total: r.total })}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <Breakdown
+      className="cy-section cy-breakdown"
+      assignees={data?.assignees ?? null}
+      labels={data?.labels ?? null}
+      failed={analytics?.status === "error"}
+      emptyText={t("cycles.breakdown.empty")}
+    />
   );
 }

@@ -5,12 +5,12 @@
  * rows in the server's order. The archive is a screen of its own (archived-cycles-screen.tsx).
  */
 import { ROLE } from "@tideline/shared";
-import clsx from "clsx";
 import { Archive, ArrowRight, CircleDashed, Plus, RefreshCw, Search, SearchX } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
+import { TabList } from "../../components/progress/tab-list";
 import { Avatar, Button, EmptyState } from "../../components/ui";
 import { type Cycle, cycles, loadCycles } from "../../stores/cycles";
 import { memberName } from "../../stores/members";
@@ -28,6 +28,7 @@ import {
   FavoriteStar,
   ProgressByGroup,
   ProgressRing,
+  StartsIn,
   StatusBadge,
 } from "./cycle-parts";
 import { CyclesBlocked, CyclesCrumbs } from "./cycles-chrome";
@@ -203,21 +204,21 @@ export function CyclesScreen() {
     <div className="cy-screen">
       {header}
       <div className="projects-toolbar cy-toolbar">
-        <div className="tabs" role="tablist" aria-label={t("cycles.tabs.label")}>
-          {CYCLE_TABS.map((key) => (
-            <button
-              key={key}
-              type="button"
-              role="tab"
-              aria-selected={tab === key}
-              className={clsx("tab cy-tab", tab === key && "active")}
-              onClick={() => setTab(key)}
-            >
-              {t(`cycles.tabs.${key}`)}
-              <span className="cy-tab-count">{entry?.status === "ready" ? counts[key] : ""}</span>
-            </button>
-          ))}
-        </div>
+        <TabList
+          label={t("cycles.tabs.label")}
+          tabClassName="cy-tab"
+          value={tab}
+          onChange={setTab}
+          items={CYCLE_TABS.map((key) => ({
+            key,
+            label: (
+              <>
+                {t(`cycles.tabs.${key}`)}
+                <span className="cy-tab-count">{entry?.status === "ready" ? counts[key] : ""}</span>
+              </>
+            ),
+          }))}
+        />
         <div className="search-input cy-search">
           <Search size={14} aria-hidden />
           <input
@@ -258,6 +259,7 @@ function CycleRow({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectContext }) {
           <span className="cy-row-sub">
             <CycleDates cycle={cycle} />
             <DaysLeft cycle={cycle} />
+            <StartsIn cycle={cycle} today={ctx.today} />
           </span>
         </span>
       </Link>

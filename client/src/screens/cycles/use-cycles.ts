@@ -4,7 +4,7 @@
  * and each cycle's counters (local from the work-items cache when it holds the whole project,
  * else the server's — cycle-logic.ts countsLocally).
  */
-import { EMPTY_PROGRESS_COUNTERS, type ProgressCounters } from "@tideline/shared";
+import { calendarDate, EMPTY_PROGRESS_COUNTERS, type ProgressCounters } from "@tideline/shared";
 import { useEffect, useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { numericPoint } from "../../lib/progress";
@@ -33,6 +33,8 @@ export function useCyclesProject(projectId: string) {
     guestViewAll: detail?.guest_view_all_features,
     /** Points are offered when the project's active estimate is numeric points. */
     hasPoints: estimate?.type === "points",
+    /** The project's calendar day (its timezone, as the server computes statuses), for "Starts in". */
+    today: calendarDate(new Date(), detail?.timezone),
     cyclesOn: base.project ? base.project.cycle_view !== false : true,
   };
 }

@@ -5,13 +5,16 @@
  * change on the board moves it at once) — except for restricted guests, who only hold their own
  * items: they see the server's counters.
  */
-import { type ProgressCounters, ROLE, STATE_GROUPS } from "@tideline/shared";
-import clsx from "clsx";
+import { type ProgressCounters, ROLE } from "@tideline/shared";
 import { ExternalLink, Link2, Pencil, Plus, Trash2 } from "lucide-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSnapshot } from "valtio";
 import { BurndownChart } from "../../components/charts/burndown-chart";
+import { pendingOf } from "../../components/charts/burndown-data";
+import { type BurndownUnit, BurndownUnitToggle } from "../../components/charts/burndown-unit-toggle";
+import { Breakdown } from "../../components/progress/breakdown";
+import { ProgressByGroup } from "../../components/progress/progress-by-group";
 import { Avatar, Button, Combobox, DatePopover, showDay, TextInput, toDay } from "../../components/ui";
 import { numericPoint, percentDone, progressFromItems } from "../../lib/progress";
 import {
@@ -58,8 +61,7 @@ export function ModulePanel({ ctx, module }: Props) {
   const people = module.member_ids.map((id) => personOf(ctx.members, id)).filter((p): p is Person => Boolean(p));
   const percent = percentDone(counters);
   const edit = (patch: Parameters<typeof updateModule>[3]) => void updateModule(slug, projectId, module.id, patch);
-  const today = toDay(new Date());
-  const pendingToday = counters.total_issues - counters.completed_issues - counters.cancelled_issues;
+  const hasPoints = estimate?.type === "points";
 
   return (
     <div className="mo-panel" data-testid="module-panel">
@@ -152,108 +154,67 @@ export function ModulePanel({ ctx, module }: Props) {
             {t("modules.progressTitle", { done: counters.completed_issues, total: counters.total_issues })} · {percent}%
           </span>
         </h3>
-        <div className="mo-stack-bar" aria-hidden>
-          {STATE_GROUPS.map((g) =>
-            counters[`${g}_issues`] ? (
-              <span
-                key={g}
-                className={`mo-stack-${g}`}
-                style={{ width: `${(counters[`${g}_issues`] / Math.max(1, counters.total_issues)) * 100}%` }}
-              />
-            ) : null,
-          )}
-        </div>
-        <ul className="mo-groups">
-          {STATE_GROUPS.map((g) => (
-            <li key={g}>
-              <span className={clsx("mo-dot", `mo-stack-${g}`)} aria-hidden />
-              <span>{t(`modules.panel.groups.${g}`)}</span>
-              <span className="mo-groups-n">{counters[`${g}_issues`]}</span>
-            </li>
-          ))}
-        </ul>
+        <ProgressByGroup counters={counters} />
       </section>
 
-      <section className="mo-panel-section">
-        <h3 className="mo-panel-title">{t("modules.panel.burndown")}</h3>
-        {module.start_date && module.target_date ? (
-          <BurndownChart
-            chart={module.distribution?.completion_chart ?? {}}
-            start={module.start_date}
-            end={module.target_date}
-            total={counters.total_issues}
-            unit="issues"
-            today={today}
-            todayPending={local ? pendingToday : undefined}
-            height={180}
-          />
-        ) : (
-          <p className="muted mo-panel-note">{t("modules.panel.burndownNoDates")}</p>
-        )}
-      </section>
+      <ModuleBurndown module={module} counters={counters} local={local} hasPoints={hasPoints} />
 
-      <Breakdown module={module} />
+      <Breakdown
+        className="mo-panel-section"
+        assignees={module.distribution?.assignees ?? null}
+        labels={module.distribution?.labels ?? null}
+        emptyText={t("modules.panel.noItems")}
+      />
 
       <LinksSection ctx={ctx} module={module} />
     </div>
   );
 }
 
-function Breakdown({ module }: { module: ModuleDetail }) {
+/**
+ * The burndown, in work items or (when the project estimates in points) in points: the module
+ * detail carries a chart of each (`distribution`, `estimate_distribution`). Today's point comes
+ * from the local counts when they are local, so a change on the board moves it at once.
+ */
+function ModuleBurndown({
+  module,
+  counters,
+  local,
+  hasPoints,
+}: {
+  module: ModuleDetail;
+  counters: ProgressCounters;
+  local: boolean;
+  hasPoints: boolean;
+}) {
   const { t } = useTranslation();
-  const [tab, setTab] = useState<"assignees" | "labels">("assignees");
-  const dist = module.distribution;
-  if (!dist) return null;
-  const rows =
-    tab === "assignees"
-      ? dist.assignees.map((a) => ({
-          key: a.assignee_id ?? "none",
-          name: a.assignee_id
-            ? a.display_name || [a.first_name, a.last_name].filter(Boolean).join(" ") || "?"
-            : t("modules.panel.noAssignee"),
-          icon: a.assignee_id ? (
-            <Avatar name={a.display_name ?? "?"} src={a.avatar_url} size={18} />
-          ) : (
-            <span className="mo-avatar-empty mo-avatar-empty-sm" aria-hidden />
-          ),
-          done: a.completed_issues,
-          total: a.total_issues,
-        }))
-      : dist.labels.map((l) => ({
-          key: l.label_id ?? "none",
-          name: l.label_id ? (l.label_name ?? "?") : t("modules.panel.noLabel"),
-          icon: <span className="mo-dot" style={{ background: l.color ?? "var(--color-text-subtle)" }} aria-hidden />,
-          done: l.completed_issues,
-          total: l.total_issues,
-        }));
+  const [picked, setPicked] = useState<BurndownUnit>("issues");
+  const pointsChart = "completion_chart" in module.estimate_distribution ? module.estimate_distribution : null;
+  const unit: BurndownUnit = hasPoints && pointsChart ? picked : "issues";
+  const chart = (unit === "points" ? pointsChart : module.distribution)?.completion_chart ?? {};
   return (
     <section className="mo-panel-section">
-      <fieldset className="mo-segmented mo-panel-tabs">
-        <legend className="visually-hidden">{t("modules.panel.breakdown")}</legend>
-        {(["assignees", "labels"] as const).map((key) => (
-          <button
-            key={key}
-            type="button"
-            aria-pressed={tab === key}
-            className={clsx("mo-segment", tab === key && "is-on")}
-            onClick={() => setTab(key)}
-          >
-            {t(`modules.panel.${key}`)}
-          </button>
-        ))}
-      </fieldset>
-      {rows.length === 0 ? (
-        <p className="muted mo-panel-note">{t("modules.panel.noItems")}</p>
+      <h3 className="mo-panel-title">
+        {t("modules.panel.burndown")}
+        {hasPoints && pointsChart ? (
+          <span className="mo-panel-title-aside">
+            <BurndownUnitToggle value={unit} onChange={setPicked} />
+          </span>
+        ) : null}
+      </h3>
+      {module.start_date && module.target_date ? (
+        <BurndownChart
+          chart={chart}
+          start={module.start_date}
+          end={module.target_date}
+          total={unit === "points" ? counters.total_estimate_points : counters.total_issues}
+          unit={unit}
+          today={toDay(new Date())}
+          todayPending={local ? pendingOf(counters, unit) : undefined}
+          height={180}
+        />
       ) : (
-        <ul className="mo-breakdown">
-          {rows.map((r) => (
-            <li key={r.key}>
-              {r.icon}
-              <span className="mo-breakdown-name">{r.name}</span>
-              <span className="mo-breakdown-n">{t("modules.progressTitle", { done: r.done, total: r.total })}</span>
-            </li>
-          ))}
-        </ul>
+        <p className="muted mo-panel-note">{t("modules.panel.burndownNoDates")}</p>
       )}
     </section>
   );
