@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import en from "../../i18n/locales/en.json";
-import { type ActivityRow, describeActivity, foldActivity, type Translate } from "./activity-format";
+import {
+  type ActivityRow,
+  describeActivity,
+  describeActivitySegments,
+  foldActivity,
+  type Translate,
+} from "./activity-format";
 
 /** The real English strings with i18next's {{name}} interpolation. */
 const t: Translate = (key, vars = {}) => {
@@ -204,5 +210,53 @@ describe("foldActivity", () => {
     const [folded] = foldActivity(rows);
     expect(folded?.old_value).toBe("A");
     expect(folded?.new_value).toBe("C");
+  });
+});
+
+describe("describeActivitySegments (the timeline's sentences with links)", () => {
+  const cycles: Record<string, string> = { c3: "Sprint 3", c4: "Sprint 4 (renamed)" };
+  const modules: Record<string, string> = { m1: "Checkout" };
+  const resolve = { cycle: (id: string) => cycles[id], module: (id: string) => modules[id] };
+
+  it("a cycle the project still lists: its current name, as a reference", () => {
+    expect(
+      describeActivitySegments(row({ field: "cycles", new_value: "Sprint 4", new_identifier: "c4" }), t, resolve),
+    ).toEqual([
+      { text: "Ada Lovelace added this work item to the cycle " },
+      { text: "Sprint 4 (renamed)", ref: { kind: "cycle", id: "c4" } },
+    ]);
+  });
+
+  it("a move names both cycles as references", () => {
+    const segments = describeActivitySegments(
+      row({ field: "cycles", old_value: "S3", new_value: "S4", old_identifier: "c3", new_identifier: "c4" }),
+      t,
+      resolve,
+    );
+    expect(segments.map((s) => s.text).join("")).toBe(
+      "Ada Lovelace moved this work item from the cycle Sprint 3 to the cycle Sprint 4 (renamed)",
+    );
+    expect(segments.filter((s) => s.ref).map((s) => s.ref)).toEqual([
+      { kind: "cycle", id: "c3" },
+      { kind: "cycle", id: "c4" },
+    ]);
+  });
+
+  it("a module, and a gone module (plain text under its recorded name)", () => {
+    expect(
+      describeActivitySegments(row({ field: "modules", new_value: "Old", new_identifier: "m1" }), t, resolve),
+    ).toEqual([
+      { text: "Ada Lovelace added it to the module " },
+      { text: "Checkout", ref: { kind: "module", id: "m1" } },
+    ]);
+    expect(
+      describeActivitySegments(row({ field: "modules", old_value: "Legacy", old_identifier: "gone" }), t, resolve),
+    ).toEqual([{ text: describeActivity(row({ field: "modules", old_value: "Legacy", old_identifier: "gone" }), t) }]);
+  });
+
+  it("other rows are one plain segment", () => {
+    expect(describeActivitySegments(row({ verb: "created" }), t)).toEqual([
+      { text: "Ada Lovelace created the work item" },
+    ]);
   });
 });

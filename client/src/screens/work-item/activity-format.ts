@@ -160,6 +160,39 @@ function describeMembership(
   return t(`${P}.fallback`, { actor, field: kind });
 }
 
+/** A piece of a history sentence: plain text, or a cycle's or module's current name to link to it. */
+export type ActivitySegment = { text: string; ref?: { kind: "cycle" | "module"; id: string } };
+
+/** Wraps a resolved name with its id inside the sentence (control characters no name contains). */
+const MARK = "\u0001";
+
+/**
+ * One history row as segments: the same sentence as describeActivity, with the cycles and
+ * modules the project still lists (the resolver knows them) as references the timeline renders
+ * as links; a gone one stays plain text under its recorded name.
+ */
+export function describeActivitySegments(row: ActivityRow, t: Translate, resolve: Resolvers = {}): ActivitySegment[] {
+  if (row.field !== "cycles" && row.field !== "modules") return [{ text: describeActivity(row, t, resolve) }];
+  const kind = row.field === "cycles" ? "cycle" : "module";
+  const lookup = resolve[kind];
+  const marked = (id: string) => {
+    const name = lookup?.(id);
+    return name === undefined ? undefined : `${MARK}${id}${MARK}${name}${MARK}`;
+  };
+  const pieces = describeActivity(row, t, { ...resolve, [kind]: marked }).split(MARK);
+  // pieces: text, then (id, name, text) for each reference.
+  const out: ActivitySegment[] = [];
+  const push = (text: string | undefined) => {
+    if (text) out.push({ text });
+  };
+  push(pieces[0]);
+  for (let i = 1; i + 1 < pieces.length; i += 3) {
+    out.push({ text: pieces[i + 1] ?? "", ref: { kind, id: pieces[i] ?? "" } });
+    push(pieces[i + 2]);
+  }
+  return out;
+}
+
 /** Rows the timeline folds together: saving a description as you type records many. */
 const FOLDED_FIELDS = new Set(["description", "name"]);
 const FOLD_WINDOW_MS = 15 * 60 * 1000;

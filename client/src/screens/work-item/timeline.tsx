@@ -7,6 +7,7 @@ import { Ellipsis, History } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { RichTextEditor, type RichTextEditorHandle, RichTextView } from "../../components/editor";
 import { Avatar, Button } from "../../components/ui";
 import { useMentionables } from "../../stores/project-meta";
@@ -19,9 +20,10 @@ import {
   updateComment,
   uploadRichTextImage,
 } from "../../stores/work-item-detail";
+import { useCycleList, useModuleList } from "../work-items/cycle-module-pickers";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { Menu, MenuItem } from "../workspace/components/menu";
-import { describeActivity, foldActivity } from "./activity-format";
+import { type ActivitySegment, describeActivitySegments, foldActivity } from "./activity-format";
 import { formatMoment, isEmptyRichText, relativeTime } from "./format";
 import { ReactionBar } from "./reactions";
 import { metaNames, useDetail, useDetailContext, useProjectMeta, useViewer, useViewerId } from "./use-detail";
@@ -35,7 +37,19 @@ export function Timeline({ workItemId }: { workItemId: string }) {
   const detail = useDetail(workItemId);
   const meta = useProjectMeta(ctx.projectId);
   const [tab, setTab] = useState<Tab>("all");
-  const names = useMemo(() => metaNames(meta), [meta]);
+  // Cycles and modules by their current names (a renamed one reads as it is called now); the
+  // lists load only when the history mentions one.
+  const mentions = (field: string) => (detail?.activity ?? []).some((a) => a.field === field);
+  const cycleList = useCycleList(ctx.slug, ctx.projectId, mentions("cycles"));
+  const moduleList = useModuleList(ctx.slug, ctx.projectId, mentions("modules"));
+  const names = useMemo(
+    () => ({
+      ...metaNames(meta),
+      cycle: (id: string) => cycleList.list.find((c) => c.id === id)?.name,
+      module: (id: string) => moduleList.list.find((m) => m.id === id)?.name,
+    }),
+    [meta, cycleList.list, moduleList.list],
+  );
   const translate = useCallback((key: string, vars?: Record<string, string>) => t(key, vars ?? {}), [t]);
 
   const entries = useMemo(() => {
@@ -72,7 +86,12 @@ export function Timeline({ workItemId }: { workItemId: string }) {
               <span className="wid-activity-icon" aria-hidden>
                 <History size={12} />
               </span>
-              <span className="wid-activity-text">{describeActivity(entry.row, translate, names)}</span>
+              <span className="wid-activity-text">
+                {describeActivitySegments(entry.row, translate, names).map((segment, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a sentence's pieces never reorder
+                  <SegmentText key={index} segment={segment} />
+                ))}
+              </span>
               <time className="subtle" dateTime={entry.row.created_at} title={formatMoment(entry.row.created_at)}>
                 {relativeTime(entry.row.created_at)}
               </time>
@@ -88,6 +107,19 @@ export function Timeline({ workItemId }: { workItemId: string }) {
         <p className="subtle">{t("workItem.comments.readOnly")}</p>
       )}
     </section>
+  );
+}
+
+/** A piece of a history sentence; a cycle or module the project lists links to its board. */
+function SegmentText({ segment }: { segment: ActivitySegment }) {
+  const ctx = useDetailContext();
+  if (!segment.ref) return <>{segment.text}</>;
+  const base = `/${ctx.slug}/projects/${ctx.projectId}`;
+  const to = segment.ref.kind === "cycle" ? `${base}/cycles/${segment.ref.id}/` : `${base}/modules/${segment.ref.id}/`;
+  return (
+    <Link className="wid-activity-link" to={to}>
+      {segment.text}
+    </Link>
   );
 }
 

@@ -1,17 +1,17 @@
 /**
  * The bulk bar, shown while work items are selected: set state, priority, assignees (added),
- * labels (added), cycle (or none) and modules (added) where the project has them; archive;
- * delete (after a confirmation). All or nothing on the server; shown at
+ * labels (added), cycle (or none) and modules (added) where the project has them; on a cycle's or
+ * module's board, remove from that cycle or module; archive; delete (after a confirmation). All or nothing on the server; shown at
  * once and undone with a toast if refused.
  */
 import { NONE_GROUP, PRIORITIES, type Priority } from "@tideline/shared";
-import { Archive, Boxes, CircleDot, Contrast, Tag, Trash2, UserRound, X } from "lucide-react";
+import { Archive, Boxes, CircleDot, CircleMinus, Contrast, Tag, Trash2, UserRound, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Avatar, Button, Combobox } from "../../components/ui";
-import { loadCycles } from "../../stores/cycles";
-import { loadModules } from "../../stores/modules";
+import { loadCycles, removeIssueFromCycle } from "../../stores/cycles";
+import { loadModules, removeIssueFromModule } from "../../stores/modules";
 import {
   type BulkProperties,
   bulkArchiveWorkItems,
@@ -34,7 +34,7 @@ import { LabelDot, PriorityIcon, stateOptions, useLabels } from "./properties";
 
 export function BulkBar() {
   const { t } = useTranslation();
-  const { slug, projectId, lookups, isAdmin, userId, today } = useWorkItemsContext();
+  const { slug, projectId, lookups, isAdmin, userId, today, scope } = useWorkItemsContext();
   const selection = useSelection();
   const names = useLabels();
   const [confirming, setConfirming] = useState(false);
@@ -57,6 +57,30 @@ export function BulkBar() {
     return group === "completed" || group === "cancelled";
   });
   const canDelete = isAdmin || ids.every((id) => getWorkItem(id)?.created_by === userId);
+
+  /**
+   * A cycle's or module's board takes the selection out of its scope (the items stay in the
+   * project). One call per item, as the stores keep the cache and the scope's counters in step;
+   * a refused one is undone with its own toast.
+   */
+  const removeFromScope = async () => {
+    if (scope.kind === "project") return;
+    const results = await Promise.all(
+      ids.map((id) =>
+        scope.kind === "cycle"
+          ? removeIssueFromCycle(slug, projectId, scope.cycleId, id)
+          : removeIssueFromModule(slug, projectId, scope.moduleId, id),
+      ),
+    );
+    const removed = results.filter(Boolean).length;
+    if (removed === 0) return;
+    toast.success(
+      t(scope.kind === "cycle" ? "workItems.bulk.removedFromCycle" : "workItems.bulk.removedFromModule", {
+        count: removed,
+      }),
+    );
+    selection.clear();
+  };
 
   return (
     <div className="wi-bulk" role="toolbar" aria-label={t("workItems.bulk.label")}>
@@ -178,6 +202,12 @@ export function BulkBar() {
         </Combobox>
       ) : null}
       <span className="wi-bulk-sep" />
+      {scope.kind !== "project" ? (
+        <Button size="sm" variant="ghost" onClick={() => void removeFromScope()}>
+          <CircleMinus size={14} aria-hidden />
+          {t(scope.kind === "cycle" ? "workItems.bulk.removeFromCycle" : "workItems.bulk.removeFromModule")}
+        </Button>
+      ) : null}
       <Button
         size="sm"
         variant="ghost"

@@ -575,7 +575,18 @@ export function WorkItemsBoard({
         {t("projects.list.title")}
       </Link>
       <span className="crumb-sep">/</span>
-      {project ? (
+      {project && scope.kind !== "project" ? (
+        // A cycle's or module's board gives its room to the title: the project shows as its logo,
+        // named by the tooltip and for screen readers, and leads back to the project's board.
+        <Link
+          className="crumb wi-crumb-project wi-crumb-logo"
+          to={`/${slug}/projects/${projectId}/issues/`}
+          aria-label={project.name}
+          title={project.name}
+        >
+          <ProjectLogo name={project.name} logo={project.logo_props} size={18} />
+        </Link>
+      ) : project ? (
         <span className="crumb wi-crumb-project">
           <ProjectLogo name={project.name} logo={project.logo_props} size={18} />
           <span className="wi-crumb-name">{project.name}</span>
