@@ -10,7 +10,10 @@
  * - issue.updated: per history row of the change — an added assignee ("assigned") or a removed one
  *   ("unassigned") hears alone; a state change goes to subscribers and assignees ("state_change",
  *   or "issue_completed" entering a completed state); any other field likewise
- *   ("property_change"). People newly mentioned in a changed description get "mentioned" instead.
+ *   ("property_change"), joining, leaving or moving between cycles and modules included (whichever
+ *   route made the move: the work item's PATCH or bulk edit, the cycle's or module's item routes, a
+ *   cycle transfer, a deleted module). People newly mentioned in a changed description get
+ *   "mentioned" instead.
  *   A description saved from the live editor (no history, saved every few seconds) tells only
  *   the people it newly mentions.
  * - comment.created: subscribers and assignees ("comment"); people mentioned in it get
@@ -134,6 +137,9 @@ const HISTORY_FIELD: Record<string, string> = {
   target_date: "target_date",
   assignee_ids: "assignees",
   label_ids: "labels",
+  // Written by routes/cycles/membership.ts and routes/modules/membership.ts.
+  cycle_id: "cycles",
+  module_ids: "modules",
 };
 
 const FIELD_LABEL: Record<string, string> = {
@@ -145,6 +151,8 @@ const FIELD_LABEL: Record<string, string> = {
   start_date: "start date",
   target_date: "due date",
   labels: "labels",
+  cycles: "cycle",
+  modules: "modules",
 };
 
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
@@ -170,6 +178,13 @@ export function notificationTitle(draft: Draft, actorName: string, key: string):
     default:
       if (a.field === "labels" && a.new_value) return `${actorName} added the label ${a.new_value} to ${key}`;
       if (a.field === "labels" && a.old_value) return `${actorName} removed the label ${a.old_value} from ${key}`;
+      if (a.field === "cycles" || a.field === "modules") {
+        const what = a.field === "cycles" ? "cycle" : "module";
+        // A cycle row has both names when the item went from one cycle straight to another.
+        if (a.old_value && a.new_value) return `${actorName} moved ${key} to the ${what} ${a.new_value}`;
+        if (a.new_value) return `${actorName} added ${key} to the ${what} ${a.new_value}`;
+        if (a.old_value) return `${actorName} removed ${key} from the ${what} ${a.old_value}`;
+      }
       return `${actorName} changed the ${FIELD_LABEL[a.field] ?? a.field.replaceAll("_", " ")} of ${key}`;
   }
 }
@@ -203,6 +218,9 @@ function toActivity(row: ActivityRow): NotificationActivity {
   };
 }
 
+/** The list in the event's item that a per-member history row adds to or removes from. */
+const LIST_OF = { assignees: "assignee_ids", labels: "label_ids", modules: "module_ids" } as const;
+
 /** Does this history row agree with the item as the event presents it after the change? */
 function agreesWith(row: ActivityRow, data: Record<string, unknown>): boolean {
   switch (row.field) {
@@ -212,14 +230,17 @@ function agreesWith(row: ActivityRow, data: Record<string, unknown>): boolean {
       return row.new_identifier === str(data.parent_id);
     case "estimate_point":
       return row.new_identifier === str(data.estimate_point);
+    case "cycles":
+      return row.new_identifier === str(data.cycle_id);
     case "name":
     case "priority":
     case "start_date":
     case "target_date":
       return row.new_value === str(data[row.field]);
     case "assignees":
-    case "labels": {
-      const now = strList(data[row.field === "assignees" ? "assignee_ids" : "label_ids"]);
+    case "labels":
+    case "modules": {
+      const now = strList(data[LIST_OF[row.field]]);
       if (row.new_identifier && !now.includes(row.new_identifier)) return false;
       return !(row.old_identifier && now.includes(row.old_identifier));
     }
