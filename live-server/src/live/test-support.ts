@@ -134,6 +134,13 @@ export function openTab(
     },
     destroy() {
       for (const provider of providers) provider.destroy();
+      // A socket that is reconnecting (a test closed it, e.g. a revocation) is still CONNECTING:
+      // destroying it aborts the handshake, and ws reports that as an "error" event on the next
+      // tick, after the provider has removed its listeners — an uncaught exception that fails the
+      // run. Nothing is lost by ignoring it: the socket is being thrown away.
+      const raw = (socket as unknown as { webSocket: { addEventListener?: (t: string, f: () => void) => void } | null })
+        .webSocket;
+      raw?.addEventListener?.("error", () => undefined);
       socket.destroy();
     },
   };
