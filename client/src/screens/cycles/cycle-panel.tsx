@@ -16,9 +16,9 @@ import {
   CycleBreakdown,
   CycleBurndown,
   CycleDates,
+  CycleProgress,
   DaysLeft,
   FavoriteStar,
-  ProgressByGroup,
   StatusBadge,
 } from "./cycle-parts";
 import { TransferModal } from "./transfer-modal";
@@ -95,15 +95,7 @@ export function CyclePanel({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectCon
           />
         </div>
       ) : null}
-      <section className="cy-section">
-        <div className="cy-section-head">
-          <h3>{t("cycles.progress.title")}</h3>
-          <span className="cy-muted" data-testid="cycle-done-count">
-            {t("cycles.row.items", { done: counters.completed_issues, total: counters.total_issues })}
-          </span>
-        </div>
-        <ProgressByGroup counters={counters} />
-      </section>
+      <CycleProgress counters={counters} />
       <CycleBurndown slug={ctx.slug} cycle={cycle} counters={counters} hasPoints={ctx.hasPoints} height={180} />
       <CycleBreakdown slug={ctx.slug} cycle={cycle} />
     </div>

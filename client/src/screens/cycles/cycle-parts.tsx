@@ -6,7 +6,7 @@
 import type { CycleStatus, ProgressCounters } from "@tideline/shared";
 import clsx from "clsx";
 import { CalendarDays, Star } from "lucide-react";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSnapshot } from "valtio";
 import { BurndownChart } from "../../components/charts/burndown-chart";
@@ -68,6 +68,23 @@ export function DaysLeft({ cycle }: { cycle: Pick<Cycle, "status" | "days_left">
   const { t } = useTranslation();
   if (cycle.status !== "current") return null;
   return <span className="cy-days-left">{t("cycles.daysLeft", { count: cycle.days_left })}</span>;
+}
+
+/** "Progress · 2/6 done" over the bar by state group (the active card adds a link under it). */
+export function CycleProgress({ counters, children }: { counters: ProgressCounters; children?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <section className="cy-section">
+      <div className="cy-section-head">
+        <h3>{t("cycles.progress.title")}</h3>
+        <span className="cy-muted" data-testid="cycle-done-count">
+          {t("cycles.row.items", { done: counters.completed_issues, total: counters.total_issues })}
+        </span>
+      </div>
+      <ProgressByGroup counters={counters} />
+      {children}
+    </section>
+  );
 }
 
 /** The shared bar by state group, with the count test ids the cycle e2e specs read. */

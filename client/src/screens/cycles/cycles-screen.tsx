@@ -24,9 +24,9 @@ import {
   CycleBreakdown,
   CycleBurndown,
   CycleDates,
+  CycleProgress,
   DaysLeft,
   FavoriteStar,
-  ProgressByGroup,
   ProgressRing,
   StartsIn,
   StatusBadge,
@@ -312,19 +312,12 @@ function ActiveCycleCard({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectConte
       </header>
       {cycle.description ? <p className="cy-card-description">{cycle.description}</p> : null}
       <div className="cy-card-grid">
-        <section className="cy-section">
-          <div className="cy-section-head">
-            <h3>{t("cycles.progress.title")}</h3>
-            <span className="cy-muted" data-testid="cycle-done-count">
-              {t("cycles.row.items", { done: counters.completed_issues, total: counters.total_issues })}
-            </span>
-          </div>
-          <ProgressByGroup counters={counters} />
+        <CycleProgress counters={counters}>
           <Link className="cy-card-link" to={to}>
             {t("cycles.card.viewItems")}
             <ArrowRight size={14} aria-hidden />
           </Link>
-        </section>
+        </CycleProgress>
         <CycleBurndown slug={ctx.slug} cycle={cycle} counters={counters} hasPoints={ctx.hasPoints} />
         <CycleBreakdown slug={ctx.slug} cycle={cycle} />
       </div>
