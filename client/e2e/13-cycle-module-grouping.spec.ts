@@ -128,14 +128,38 @@ test.describe
       await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
       await page.mouse.down();
       await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 5 });
-      // Low in the empty column: near its top, the neighbour's first card is the closer target.
-      await page.mouse.move(to.x + to.width / 2, to.y + to.height - 80, { steps: 15 });
-      await page.mouse.move(to.x + to.width / 2, to.y + to.height - 70, { steps: 5 });
+      // Near the top of the empty column, where the neighbour's first card is closer by its
+      // corners: the column under the pointer still wins.
+      await page.mouse.move(to.x + to.width / 2, to.y + 30, { steps: 15 });
+      await page.mouse.move(to.x + to.width / 2, to.y + 20, { steps: 5 });
       await expect(board.column("Sprint 13").locator(".wi-drop-blocked")).toBeVisible();
       await shoot(page, "kanban-completed-cycle-refuses-light");
       await page.mouse.up();
       await expect(page.getByText("Completed: takes no new work items")).toBeVisible();
       expect(await cycleOf(item.box)).toBe(cycle.next);
+    });
+
+    test("a card dropped near the top of an empty column lands there, not on the neighbour's first card", async () => {
+      // No cycle is empty; Sprint 15, at its left, has cards from its top down.
+      expect(await board.cardNames("No cycle")).toEqual([]);
+      const card = board.card("Fix the cart");
+      const from = await card.boundingBox();
+      const to = await board.column("No cycle").locator(".wi-drop").boundingBox();
+      if (!from || !to) throw new Error("card or column not on screen");
+      // Held by its right edge, so the dragged card hangs over Sprint 15 while the pointer is in No cycle.
+      await page.mouse.move(from.x + from.width - 12, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + from.width - 2, from.y + from.height / 2 + 10, { steps: 5 });
+      await page.mouse.move(to.x + 40, to.y + 30, { steps: 15 });
+      await page.mouse.move(to.x + 40, to.y + 20, { steps: 5 });
+      await expect(board.column("No cycle").locator(".wi-drop.is-over")).toHaveCount(1);
+      await expect(board.column("Sprint 15").locator(".wi-card.is-drop-before")).toHaveCount(0);
+      await page.mouse.up();
+      await expect.poll(() => cycleOf(item.cart)).toBeNull();
+      await expect.poll(() => board.cardNames("No cycle")).toEqual(["Fix the cart"]);
+      // Back where the next tests expect it.
+      await api.updateWorkItem(f, item.cart, { cycle_id: cycle.now });
+      await expect.poll(() => board.cardNames("Sprint 14")).toEqual(["Fix the cart"]);
     });
 
     test("List by module: an item in two modules is in both groups; No module last", async () => {

@@ -513,7 +513,8 @@ export function WorkItemsBoard({
               <input
                 type="search"
                 className="wi-search-input"
-                placeholder={t("workItems.search")}
+                // A cycle's or module's board has more controls: the short word leaves room for the title.
+                placeholder={scope.kind === "project" ? t("workItems.search") : t("workItems.searchShort")}
                 aria-label={t("workItems.search")}
                 value={search}
                 onChange={(e) => setSearch(e.target.value)}
