@@ -68,6 +68,15 @@ export async function changeIssueModules(
 ): Promise<ModuleChange> {
   const now = await issueModuleIds(tx, item.id);
   const added = [...new Set(change.add ?? [])].filter((id) => !now.includes(id));
+  // An archived module takes no new work items (it can't be changed until restored).
+  const archived = added.map((id) => refs.get(id)).find((ref) => ref?.archivedAt);
+  if (archived) {
+    throw badRequest(
+      `module_ids: ${archived.name} is archived. Restore it before adding work items.`,
+      { module_ids: [`${archived.name} is archived. Restore it before adding work items.`] },
+      "MODULE_ARCHIVED",
+    );
+  }
   const removed = [...new Set(change.remove ?? [])].filter((id) => now.includes(id) && !added.includes(id));
   const scope = { workspaceId: item.workspaceId, projectId: item.projectId };
   if (added.length) {
@@ -89,7 +98,11 @@ export async function changeIssueModules(
   return { added, removed, activity };
 }
 
-/** Set an item's modules to exactly `next` (work-item create and patch with module_ids). */
+/**
+ * Set an item's unarchived modules to exactly `next` (work-item create and patch with
+ * module_ids). Memberships of archived modules are kept: presented `module_ids` leave archived
+ * modules out, so a client sending back the list it was shown must not take the item out of them.
+ */
 export async function setIssueModules(
   tx: Tx,
   actorId: string,
@@ -98,9 +111,13 @@ export async function setIssueModules(
 ): Promise<ModuleChange> {
   const refs = await projectModules(tx, item.projectId, next);
   const now = await issueModuleIds(tx, item.id);
-  const remove = now.filter((id) => !next.includes(id));
-  if (remove.length) {
-    for (const [id, ref] of await projectModules(tx, item.projectId, remove)) refs.set(id, ref);
+  const leaving = now.filter((id) => !next.includes(id));
+  const remove: string[] = [];
+  if (leaving.length) {
+    for (const [id, ref] of await projectModules(tx, item.projectId, leaving)) {
+      refs.set(id, ref);
+      if (!ref.archivedAt) remove.push(id);
+    }
   }
   return changeIssueModules(tx, actorId, item, { add: next, remove }, refs);
 }

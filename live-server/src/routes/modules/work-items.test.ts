@@ -159,6 +159,37 @@ describe("module_ids on work items", () => {
     expect(await countModuleIssues(t, m2.id)).toBe(1);
   });
 
+  it("keeps an item in its archived modules when module_ids is patched, and refuses adding it to one", async () => {
+    const done = await createModule(t, f.w.member, f.project.url, { status: "completed" });
+    const open = await createModule(t, f.w.member, f.project.url);
+    const shelf = await createModule(t, f.w.member, f.project.url, { status: "cancelled" });
+    const item = await createIssue(t, f.w.member, f.project.url, { module_ids: [done.id, open.id] });
+    for (const m of [done, shelf]) {
+      const archived = await client(t.app, f.w.member).post(`${f.project.url}/modules/${m.id}/archive/`);
+      expect(archived.statusCode, archived.body).toBe(200);
+    }
+    // The client is shown only the unarchived module and sends back the list without it.
+    const shown = await client(t.app, f.w.member).get(`${f.project.url}/issues/${item.id}/`);
+    expect(shown.json().module_ids).toEqual([open.id]);
+    const cleared = await client(t.app, f.w.member).patch(`${f.project.url}/issues/${item.id}/`, { module_ids: [] });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().module_ids).toEqual([]);
+    expect(await countModuleIssues(t, done.id)).toBe(1);
+    expect(await countModuleIssues(t, open.id)).toBe(0);
+
+    const refused = await client(t.app, f.w.member).patch(`${f.project.url}/issues/${item.id}/`, {
+      module_ids: [shelf.id],
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().code).toBe("MODULE_ARCHIVED");
+    const refusedMove = await client(t.app, f.w.member).post(`${f.project.url}/issues/${item.id}/modules/`, {
+      modules: [shelf.id],
+      removed_modules: [],
+    });
+    expect(refusedMove.statusCode, refusedMove.body).toBe(400);
+    expect(await countModuleIssues(t, shelf.id)).toBe(0);
+  });
+
   it("adds module_ids in bulk and keeps them on drafts", async () => {
     const m1 = await createModule(t, f.w.member, f.project.url);
     const m2 = await createModule(t, f.w.member, f.project.url);
