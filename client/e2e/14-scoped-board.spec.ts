@@ -212,6 +212,21 @@ test.describe
       await expect.poll(async () => (await placed(item.coupon)).module_ids).toEqual([]);
     });
 
+    test("the history names a renamed cycle by its current name and links to its board", async () => {
+      await api.patch(api.projectUrl(f, `cycles/${cycleId}/`), { name: "Sprint 14 — Payments" });
+      await page.goto(cycleBoard());
+      const peek = await board.openPeek(board.row("Refund flow for partial orders"), "Refund flow for partial orders");
+      const activity = peek.getByRole("region", { name: "Activity" });
+      await activity.scrollIntoViewIfNeeded();
+      const link = activity.getByRole("link", { name: "Sprint 14 — Payments" }).first();
+      await expect(link).toBeVisible();
+      await expect(activity.getByText(CYCLE)).toHaveCount(0);
+      await shoot(page, "peek-history-cycle-link-light");
+      await link.click();
+      await expect(page).toHaveURL(new RegExp(`/cycles/${cycleId}/$`));
+      await expect(header().getByRole("heading", { name: "Sprint 14 — Payments" })).toBeVisible();
+    });
+
     test("dark theme", async () => {
       await page.emulateMedia({ colorScheme: "dark" });
       await page.evaluate(() => localStorage.setItem("tideline:theme", "dark"));
