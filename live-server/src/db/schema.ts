@@ -912,6 +912,42 @@ export const moduleUserProperties = pgTable(
   (t) => [uniqueIndex("module_user_properties_key").on(t.moduleId, t.userId)],
 );
 
+// ───────────────────────────── saved views ─────────────────────────────
+
+/**
+ * A saved view (product-domain §3 View): a project's (project_id set) or the workspace's
+ * (project_id null). access 1 public, 0 private (the owner only); anchor is the publish token
+ * (null when unpublished). The name may be empty: clients show "Untitled".
+ */
+export const issueViews = pgTable(
+  "issue_views",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull().default(""),
+    description: text("description").notNull().default(""),
+    filters: jsonb("filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayFilters: jsonb("display_filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayProperties: jsonb("display_properties").$type<Record<string, unknown>>().notNull().default({}),
+    access: integer("access").notNull().default(1),
+    isLocked: boolean("is_locked").notNull().default(false),
+    anchor: text("anchor"),
+    ownedById: uuid("owned_by_id").references(() => users.id, { onDelete: "set null" }),
+    sortOrder: doublePrecision("sort_order").notNull().default(65535),
+    logoProps: jsonb("logo_props").$type<Record<string, unknown>>().notNull().default({}),
+    archivedAt: ts("archived_at"),
+    ...audit,
+  },
+  (t) => [
+    index("issue_views_project_idx").on(t.projectId),
+    index("issue_views_workspace_idx").on(t.workspaceId),
+    uniqueIndex("issue_views_anchor_key").on(t.anchor),
+  ],
+);
+
 // ───────────────────────────── pages and live documents ─────────────────────────────
 
 /** Pages: documents co-edited live (page.{id}); access 0 = public (project members), 1 = private (owner). */
