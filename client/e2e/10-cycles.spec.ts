@@ -4,7 +4,8 @@
  * inline when dates overlap another cycle; A adds work items from the cycle's "Add existing" and
  * from the project board's Cycle property; B, with the cycle open, sees A complete an item move
  * the count and the burndown's today point without a reload; A then ends the cycle yesterday
- * (edit dates), creates the next cycle and transfers the unfinished items to it. The spec signs
+ * (edit dates), creates the next cycle and transfers the unfinished items to it; upcoming rows say
+ * when they start, drafts that they have no dates, and the tabs follow the arrow keys. The spec signs
  * up its own users, workspace and project through the API. One pair of pages for the whole file.
  */
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
@@ -244,5 +245,31 @@ test.describe
       await expect(board.row("Draft the memo")).toHaveCount(1);
       await expect(board.row("Fix the login")).toHaveCount(1);
       await expect(board.listRows).toHaveCount(2);
+    });
+
+    test("rows say when upcoming cycles start and that drafts have no dates; the tabs follow the arrow keys", async () => {
+      await apiA.post(apiA.projectUrl(f, "cycles/"), { name: "Sprint Three", start_date: day(7), end_date: day(13) });
+      await apiA.post(apiA.projectUrl(f, "cycles/"), { name: "Sprint Four", start_date: day(14), end_date: day(20) });
+      await apiA.post(apiA.projectUrl(f, "cycles/"), { name: "Someday" });
+      await pageA.goto(`${cyclesUrl()}?tab=all`);
+      const row = (name: string) => pageA.getByTestId("cycle-row").filter({ hasText: name });
+      await expect(row("Sprint Three")).toContainText("Starts in 7 days", LIVE);
+      await expect(row("Sprint Four")).toContainText("Starts in 14 days");
+      await expect(row("Someday")).toContainText("No dates");
+      await expect(row("Sprint Two")).toContainText("days left");
+
+      // One tab stop; arrows move and select (the address follows), Home goes back to Active.
+      const all = pageA.getByRole("tab", { name: /^All/ });
+      await expect(all).toHaveAttribute("tabindex", "0");
+      await all.focus();
+      await pageA.keyboard.press("ArrowLeft");
+      await expect(pageA).toHaveURL(/\?tab=completed$/);
+      await expect(pageA.getByRole("tab", { name: /^Completed/ })).toBeFocused();
+      await pageA.keyboard.press("ArrowLeft");
+      await expect(pageA).toHaveURL(/\?tab=upcoming$/);
+      await expect(pageA.getByTestId("cycle-row")).toHaveCount(2);
+      await pageA.keyboard.press("Home");
+      await expect(pageA.getByTestId("active-cycle").getByRole("heading", { name: "Sprint Two" })).toBeVisible();
+      await expect(pageA.getByRole("tab", { name: /^Active/ })).toBeFocused();
     });
   });

@@ -5,13 +5,14 @@
  */
 import type { CycleStatus, ProgressCounters } from "@tideline/shared";
 import clsx from "clsx";
-import { CalendarDays, Star } from "lucide-react";
+import { CalendarDays } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSnapshot } from "valtio";
 import { BurndownChart } from "../../components/charts/burndown-chart";
 import { BurndownUnitToggle } from "../../components/charts/burndown-unit-toggle";
 import { Breakdown } from "../../components/progress/breakdown";
+import { FavoriteStar as SharedFavoriteStar } from "../../components/progress/favorite-star";
 import { ProgressByGroup as SharedProgressByGroup } from "../../components/progress/progress-by-group";
 import { Avatar, showDay } from "../../components/ui";
 import { percentDone } from "../../lib/progress";
@@ -119,25 +120,16 @@ export function ProgressRing({ counters, size = 28 }: { counters: ProgressCounte
   );
 }
 
+/** The cycle's star (members only: the server refuses others'). */
 export function FavoriteStar({ slug, cycle, disabled }: { slug: string; cycle: Cycle; disabled?: boolean }) {
-  const { t } = useTranslation();
-  const on = Boolean(cycle.is_favorite);
   if (disabled) return null;
   return (
-    <button
-      type="button"
-      className={clsx("cy-icon-btn cy-star", on && "is-on")}
-      aria-pressed={on}
-      aria-label={on ? t("cycles.unfavorite", { name: cycle.name }) : t("cycles.favorite", { name: cycle.name })}
-      title={on ? t("cycles.unfavoriteShort") : t("cycles.favoriteShort")}
-      onClick={(event) => {
-        event.preventDefault();
-        event.stopPropagation();
-        void setCycleFavorite(slug, cycle.project_id, cycle.id, !on);
-      }}
-    >
-      <Star size={14} aria-hidden fill={on ? "currentColor" : "none"} />
-    </button>
+    <SharedFavoriteStar
+      className="cy-icon-btn"
+      on={Boolean(cycle.is_favorite)}
+      name={cycle.name}
+      onToggle={(next) => void setCycleFavorite(slug, cycle.project_id, cycle.id, next)}
+    />
   );
 }
 

@@ -18,10 +18,11 @@ import {
 import { MODULE_STATUSES, type ModuleStatus } from "@tideline/shared";
 import clsx from "clsx";
 import { format } from "date-fns";
-import { Boxes, CalendarDays, Plus, Star } from "lucide-react";
+import { Boxes, CalendarDays, Plus } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { FavoriteStar } from "../../components/progress/favorite-star";
 import { Avatar, Combobox, parseDay } from "../../components/ui";
 import { percentDone } from "../../lib/progress";
 import { type Module, setModuleFavorite, updateModule } from "../../stores/modules";
@@ -104,25 +105,14 @@ export function StatusPicker({
   );
 }
 
-function FavoriteStar({ ctx, module }: { ctx: ModuleProjectContext; module: Module }) {
-  const { t } = useTranslation();
-  const label = module.is_favorite ? t("modules.actions.unfavorite") : t("modules.actions.favorite");
+function ModuleStar({ ctx, module }: { ctx: ModuleProjectContext; module: Module }) {
   return (
-    <button
-      type="button"
-      className={clsx("mo-icon-btn mo-star", module.is_favorite && "is-on")}
-      aria-pressed={Boolean(module.is_favorite)}
-      aria-label={`${label}: ${module.name}`}
-      title={label}
-      onPointerDown={(e) => e.stopPropagation()}
-      onClick={(e) => {
-        e.preventDefault();
-        e.stopPropagation();
-        void setModuleFavorite(ctx.slug, module.project_id, module.id, !module.is_favorite);
-      }}
-    >
-      <Star size={14} aria-hidden fill={module.is_favorite ? "currentColor" : "none"} />
-    </button>
+    <FavoriteStar
+      className="mo-icon-btn"
+      on={Boolean(module.is_favorite)}
+      name={module.name}
+      onToggle={(next) => void setModuleFavorite(ctx.slug, module.project_id, module.id, next)}
+    />
   );
 }
 
@@ -187,7 +177,7 @@ function ModuleRow({ ctx, module, onEdit }: Shared & { module: Module }) {
           )}
         </span>
         <span className="mo-row-members mo-hide-phone">{people.length ? <AvatarStack people={people} /> : null}</span>
-        <FavoriteStar ctx={ctx} module={module} />
+        <ModuleStar ctx={ctx} module={module} />
         <ModuleMenu ctx={ctx} module={module} onEdit={() => onEdit(module)} hideFavorite />
       </span>
     </li>
@@ -325,7 +315,7 @@ function CardBody({ ctx, module, onEdit, static: isStatic }: Shared & { module: 
         </Link>
         {isStatic ? null : (
           <>
-            <FavoriteStar ctx={ctx} module={module} />
+            <ModuleStar ctx={ctx} module={module} />
             <ModuleMenu ctx={ctx} module={module} onEdit={() => onEdit(module)} hideFavorite />
           </>
         )}
