@@ -235,6 +235,10 @@ test.describe
       await shoot(page, "cycle-board-1440-dark");
       await page.setViewportSize({ width: 1280, height: 800 });
       await shoot(page, "cycle-board-1280-dark");
+      // A phone: the header keeps the logo, the list and the title; rows wrap their chips under the name.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(header().getByRole("heading", { name: "Sprint 14 — Payments" })).toBeVisible();
+      await shoot(page, "cycle-board-phone-dark");
       await page.emulateMedia({ colorScheme: "light" });
       await page.evaluate(() => localStorage.setItem("tideline:theme", "light"));
       await page.setViewportSize({ width: 1440, height: 900 });
