@@ -3,7 +3,8 @@
  * existing work items to it, open it and switch its board's layouts; switch the modules page
  * between list, board and timeline; drag a module card to another status column; drag a
  * timeline bar and find the new dates after a reload. A second browser (another member) sees a
- * module created by the first without a reload. The spec makes its own users, workspace and
+ * module created by the first without a reload. A focused timeline bar moves with the arrow keys; the
+ * panel's burndown switches to points when the project estimates in points. The spec makes its own users, workspace and
  * project through the API (01-foundation only for the instance administrator).
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
@@ -215,5 +216,39 @@ test.describe
         year: "numeric",
       });
       expect(startText).toBe(expected);
+    });
+
+    test("a focused timeline bar moves a day with an arrow key; the burndown counts points when the project estimates in points", async () => {
+      const module = await moduleByName("Checkout redesign");
+      await page.goto(modulesUrl());
+      await layout(page, "Timeline").click();
+      const bar = page.getByRole("button", { name: /^Checkout redesign, / });
+      await bar.focus();
+      await page.keyboard.press("ArrowLeft");
+      await expect
+        .poll(async () => {
+          const m = await moduleByName("Checkout redesign");
+          return [m.start_date, m.target_date];
+        })
+        .toEqual([day(2), day(8)]);
+
+      // Points: a points estimate, active, on the module's two items (3 + 5).
+      const estimate = await api.post<{ id: string; points: { id: string; value: string }[] }>(
+        api.projectUrl(f, "estimates/"),
+        { estimate: { name: "Fibonacci", type: "points" }, estimate_points: [{ value: "3" }, { value: "5" }] },
+      );
+      await api.post(api.projectUrl(f, `estimates/${estimate.id}/activate/`), {});
+      const [three, five] = estimate.points;
+      await api.updateWorkItem(f, (await api.byName(f, "Cart summary")).id, { estimate_point: three?.id });
+      await api.updateWorkItem(f, (await api.byName(f, "Payment form")).id, { estimate_point: five?.id });
+      await page.goto(`${modulesUrl()}${module.id}/`);
+      const panel = page.getByTestId("module-panel");
+      const points = panel.getByRole("tab", { name: "Points" });
+      await expect(points).toBeVisible(LIVE);
+      await expect(panel.getByRole("tab", { name: "Work items" })).toHaveAttribute("aria-selected", "true");
+      await expect(panel.getByRole("figure")).toHaveAttribute("aria-label", /of 2 pending/);
+      await points.click();
+      await expect(points).toHaveAttribute("aria-selected", "true");
+      await expect(panel.getByRole("figure")).toHaveAttribute("aria-label", /of 8 pending/);
     });
   });
