@@ -13,7 +13,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { preloadRichTextEditor } from "../../components/editor";
-import { Banner, Button } from "../../components/ui";
+import { Banner, Button, Spinner } from "../../components/ui";
 import { loadProjectMeta } from "../../stores/project-meta";
 import {
   loadDetailExtras,
@@ -87,7 +87,13 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
 
   // The entry can exist before the item's answer (the history and widgets load in parallel):
   // the description editor starts from the loaded text, so wait for it.
-  if (!item || detail?.status !== "ready") return null;
+  if (!item) return null;
+  if (detail?.status !== "ready")
+    return (
+      <div className="full-center">
+        <Spinner />
+      </div>
+    );
   const key = workItemKey(identifier, item.sequence_id);
   const link = `${window.location.origin}${browsePath(slug, key)}`;
 
