@@ -116,7 +116,18 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content className="wi-menu-pop wi-display-pop" align="end" sideOffset={6} collisionPadding={8}>
-          {layout !== "spreadsheet" ? (
+          {layout === "calendar" ? (
+            <div className="wi-display-row">
+              <span>{t("calendar.showWeekends")}</span>
+              <Toggle
+                label={t("calendar.showWeekends")}
+                checked={display.calendar.show_weekends}
+                onCheckedChange={(on) => set({ calendar: { ...display.calendar, show_weekends: on } })}
+              />
+            </div>
+          ) : null}
+          {/* The calendar places items by date: grouping says nothing there. */}
+          {layout !== "spreadsheet" && layout !== "calendar" ? (
             <PickerRow
               label={t("workItems.display.groupBy")}
               value={display.group_by ?? ""}
@@ -175,7 +186,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
               onCheckedChange={(on) => set({ sub_issue: on })}
             />
           </div>
-          {layout !== "spreadsheet" ? (
+          {layout !== "spreadsheet" && layout !== "calendar" ? (
             <div className="wi-display-row">
               <span>{t("workItems.display.showEmptyGroups")}</span>
               <Toggle

@@ -17,6 +17,7 @@ import {
 } from "@tideline/shared";
 import clsx from "clsx";
 import {
+  CalendarDays,
   Columns3,
   FolderKanban,
   LayoutList,
@@ -79,6 +80,7 @@ import { Skeleton, SkeletonRows } from "../workspace/components/skeleton";
 import { useCurrentWorkspace } from "../workspace/use-workspace";
 import { type BoardScope, itemsInScope, scopeDefaults, scopeListPath, withScopeDefaults } from "./board-scope";
 import { BulkBar } from "./bulk-bar";
+import { CalendarLayout, CalendarSkeleton } from "./calendar-layout";
 import {
   buildLookups,
   cachedTranslate,
@@ -132,10 +134,12 @@ const peekModules = import.meta.glob<{ WorkItemPeek: ComponentType<PeekProps> }>
 const peekLoader = peekModules["../work-item/peek.tsx"];
 const WorkItemPeek = peekLoader ? lazy(() => peekLoader().then((m) => ({ default: m.WorkItemPeek }))) : null;
 
-const LAYOUTS: { layout: IssueLayout; icon: typeof LayoutList }[] = [
+// labelKey: a layout whose name lives with its own strings (default workItems.layouts.<layout>).
+const LAYOUTS: { layout: IssueLayout; icon: typeof LayoutList; labelKey?: string }[] = [
   { layout: "list", icon: LayoutList },
   { layout: "kanban", icon: Columns3 },
   { layout: "spreadsheet", icon: Sheet },
+  { layout: "calendar", icon: CalendarDays, labelKey: "calendar.layout" },
 ];
 
 export function WorkItemsBoard({
@@ -391,8 +395,12 @@ export function WorkItemsBoard({
 
   // ───── the pipeline ─────
   const filters = useMemo(() => parseIssueFilters(viewFilters as Record<string, unknown>).filters, [viewFilters]);
-  const layout = display.layout === "kanban" || display.layout === "spreadsheet" ? display.layout : "list";
-  const groupBy = layout === "spreadsheet" ? null : display.group_by;
+  const layout =
+    display.layout === "kanban" || display.layout === "spreadsheet" || display.layout === "calendar"
+      ? display.layout
+      : "list";
+  // The calendar places items by date: it needs them filtered and ordered, not grouped.
+  const groupBy = layout === "spreadsheet" || layout === "calendar" ? null : display.group_by;
   const subGroupBy = layout === "kanban" ? display.sub_group_by : null;
   const result = useMemo(() => {
     void version;
@@ -521,14 +529,14 @@ export function WorkItemsBoard({
               />
             </div>
             <fieldset className="wi-layouts" aria-label={t("workItems.layouts.label")}>
-              {LAYOUTS.map(({ layout: l, icon: Icon }) => (
+              {LAYOUTS.map(({ layout: l, icon: Icon, labelKey }) => (
                 <button
                   key={l}
                   type="button"
                   className={clsx("wi-layout-btn", layout === l && "is-on")}
                   aria-pressed={layout === l}
-                  aria-label={t(`workItems.layouts.${l}`)}
-                  title={t(`workItems.layouts.${l}`)}
+                  aria-label={t(labelKey ?? `workItems.layouts.${l}`)}
+                  title={t(labelKey ?? `workItems.layouts.${l}`)}
                   onClick={() => setDisplayFilters(slug, viewKey, { layout: l })}
                 >
                   <Icon size={15} aria-hidden />
@@ -657,7 +665,7 @@ export function WorkItemsBoard({
       />
     );
   } else if (!ready || !project) {
-    body = <BoardSkeleton layout={layout} />;
+    body = layout === "calendar" ? <CalendarSkeleton /> : <BoardSkeleton layout={layout} />;
   } else if (liveCount === 0 && empty) {
     body = <EmptyState icon={SquareStack} title={empty.title} description={empty.description} action={empty.action} />;
   } else if (liveCount === 0) {
@@ -700,6 +708,9 @@ export function WorkItemsBoard({
     );
   } else if (layout === "kanban") {
     body = <KanbanLayout groups={shown.groups} groupBy={groupBy} subGroupBy={subGroupBy} orderBy={display.order_by} />;
+  } else if (layout === "calendar") {
+    // The server's first page (50 items) would leave most days wrongly empty: wait for the cache.
+    body = localReady ? <CalendarLayout items={shown.items} display={display} /> : <CalendarSkeleton />;
   } else if (layout === "spreadsheet") {
     body = <SpreadsheetLayout items={shown.items} />;
   } else {
