@@ -593,6 +593,63 @@ export async function bulkUpdateWorkItems(
   }
 }
 
+/** One item's new dates on the timeline: only the fields given change. */
+export type WorkItemDatesUpdate = { id: string; start_date?: string | null; target_date?: string | null };
+
+/**
+ * The timeline's date moves (POST issue-dates/ {updates}), all or nothing: applied at once, the
+ * touched fields put back with a toast if the server refuses.
+ */
+export async function updateWorkItemDates(
+  slug: string,
+  projectId: string,
+  updates: readonly WorkItemDatesUpdate[],
+): Promise<boolean> {
+  const befores = new Map<string, WorkItem>();
+  for (const { id, ...dates } of updates) {
+    const item = workItems.cache.byId.get(id);
+    if (!item) continue;
+    befores.set(id, item);
+    put({ ...item, ...dates });
+  }
+  bump([projectId]);
+  const ids = updates.map((u) => u.id);
+  begin(ids);
+  try {
+    const answer = await api
+      .post(`${base(slug, projectId)}/issue-dates/`, { json: { updates }, headers: mutationHeaders() })
+      .json<WorkItem[]>();
+    const done = new Set(ids.filter((id) => end(id)));
+    for (const item of answer) {
+      if (!done.has(item.id)) continue;
+      // The answer may lack the description: keep the one we hold.
+      const current = workItems.cache.byId.get(item.id);
+      put(
+        current?.description_html !== undefined && item.description_html === undefined
+          ? { ...item, description_html: current.description_html, description_stripped: current.description_stripped }
+          : item,
+      );
+    }
+    bump([projectId]);
+    return true;
+  } catch (error) {
+    for (const id of ids) end(id);
+    for (const { id, ...dates } of updates) {
+      const before = befores.get(id);
+      const current = workItems.cache.byId.get(id);
+      if (!before || !current) continue;
+      // Undo only the dates this change touched; a later change to others stays.
+      const undo: Partial<WorkItem> = {};
+      if ("start_date" in dates) undo.start_date = before.start_date;
+      if ("target_date" in dates) undo.target_date = before.target_date;
+      put({ ...current, ...undo });
+    }
+    bump([projectId]);
+    await fail("Couldn't change the dates", error);
+    return false;
+  }
+}
+
 /** Delete several items (DELETE bulk-delete-issues/), all or nothing. */
 export async function bulkDeleteWorkItems(slug: string, projectId: string, ids: readonly string[]): Promise<boolean> {
   const removed = ids.map((id) => drop(id)).filter((i): i is WorkItem => Boolean(i));

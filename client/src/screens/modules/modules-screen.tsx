@@ -33,6 +33,7 @@ import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { useSnapshot } from "valtio";
+import { Timeline, type TimelineRow } from "../../components/timeline/timeline";
 import { Avatar, Button, EmptyState } from "../../components/ui";
 import { readLocal, writeLocal } from "../../lib/local-storage";
 import { watchProjectLive } from "../../stores/live-board";
@@ -56,7 +57,6 @@ import {
   sortModules,
 } from "./module-logic";
 import { ModuleModal } from "./module-modal";
-import { Timeline, type TimelineRow } from "./module-timeline";
 import "./modules.css";
 
 const LAYOUT_ICONS: Record<ModuleLayout, typeof LayoutList> = { list: LayoutList, board: Columns3, gantt: GanttChart };

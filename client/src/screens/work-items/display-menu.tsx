@@ -126,8 +126,8 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
               />
             </div>
           ) : null}
-          {/* The calendar places items by date: grouping says nothing there. */}
-          {layout !== "spreadsheet" && layout !== "calendar" ? (
+          {/* The calendar and the timeline place items by date: grouping says nothing there. */}
+          {layout !== "spreadsheet" && layout !== "calendar" && layout !== "gantt_chart" ? (
             <PickerRow
               label={t("workItems.display.groupBy")}
               value={display.group_by ?? ""}
@@ -186,7 +186,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
               onCheckedChange={(on) => set({ sub_issue: on })}
             />
           </div>
-          {layout !== "spreadsheet" && layout !== "calendar" ? (
+          {layout !== "spreadsheet" && layout !== "calendar" && layout !== "gantt_chart" ? (
             <div className="wi-display-row">
               <span>{t("workItems.display.showEmptyGroups")}</span>
               <Toggle

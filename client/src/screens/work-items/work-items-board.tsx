@@ -20,6 +20,7 @@ import {
   CalendarDays,
   Columns3,
   FolderKanban,
+  GanttChart,
   LayoutList,
   PanelRight,
   Plus,
@@ -98,6 +99,7 @@ import { ListLayout } from "./list-layout";
 import { LiveIndicator } from "./live-indicator";
 import { buildGroups, pageToGroups } from "./pipeline";
 import { SpreadsheetLayout } from "./spreadsheet-layout";
+import { TimelineLayout, TimelineSkeleton } from "./timeline-layout";
 import "./work-items.css";
 import "./work-items-board.css";
 
@@ -140,6 +142,7 @@ const LAYOUTS: { layout: IssueLayout; icon: typeof LayoutList; labelKey?: string
   { layout: "kanban", icon: Columns3 },
   { layout: "spreadsheet", icon: Sheet },
   { layout: "calendar", icon: CalendarDays, labelKey: "calendar.layout" },
+  { layout: "gantt_chart", icon: GanttChart, labelKey: "timeline.layout" },
 ];
 
 export function WorkItemsBoard({
@@ -396,11 +399,15 @@ export function WorkItemsBoard({
   // ───── the pipeline ─────
   const filters = useMemo(() => parseIssueFilters(viewFilters as Record<string, unknown>).filters, [viewFilters]);
   const layout =
-    display.layout === "kanban" || display.layout === "spreadsheet" || display.layout === "calendar"
+    display.layout === "kanban" ||
+    display.layout === "spreadsheet" ||
+    display.layout === "calendar" ||
+    display.layout === "gantt_chart"
       ? display.layout
       : "list";
   // The calendar places items by date: it needs them filtered and ordered, not grouped.
-  const groupBy = layout === "spreadsheet" || layout === "calendar" ? null : display.group_by;
+  const groupBy =
+    layout === "spreadsheet" || layout === "calendar" || layout === "gantt_chart" ? null : display.group_by;
   const subGroupBy = layout === "kanban" ? display.sub_group_by : null;
   const result = useMemo(() => {
     void version;
@@ -665,7 +672,14 @@ export function WorkItemsBoard({
       />
     );
   } else if (!ready || !project) {
-    body = layout === "calendar" ? <CalendarSkeleton /> : <BoardSkeleton layout={layout} />;
+    body =
+      layout === "calendar" ? (
+        <CalendarSkeleton />
+      ) : layout === "gantt_chart" ? (
+        <TimelineSkeleton />
+      ) : (
+        <BoardSkeleton layout={layout} />
+      );
   } else if (liveCount === 0 && empty) {
     body = <EmptyState icon={SquareStack} title={empty.title} description={empty.description} action={empty.action} />;
   } else if (liveCount === 0) {
@@ -711,6 +725,9 @@ export function WorkItemsBoard({
   } else if (layout === "calendar") {
     // The server's first page (50 items) would leave most days wrongly empty: wait for the cache.
     body = localReady ? <CalendarLayout items={shown.items} display={display} /> : <CalendarSkeleton />;
+  } else if (layout === "gantt_chart") {
+    // Like the calendar: the first page alone would list most items as undated. Wait for the cache.
+    body = localReady ? <TimelineLayout items={shown.items} /> : <TimelineSkeleton />;
   } else if (layout === "spreadsheet") {
     body = <SpreadsheetLayout items={shown.items} />;
   } else {

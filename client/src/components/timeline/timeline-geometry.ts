@@ -4,7 +4,7 @@
  * months, 60 px a day; month — 6 months, 20 px; quarter — 24 months, 5 px).
  */
 import { addDays, addMonths, differenceInCalendarDays, endOfMonth, max, min, startOfMonth } from "date-fns";
-import { parseDay, toDay } from "../../components/ui/days";
+import { parseDay, toDay } from "../ui/days";
 
 export const TIMELINE_SCALES = ["week", "month", "quarter"] as const;
 export type TimelineScale = (typeof TIMELINE_SCALES)[number];
@@ -105,4 +105,81 @@ export function monthCells(range: TimelineRange, label: (date: Date) => string):
     cursor = addMonths(cursor, 1);
   }
   return out;
+}
+
+/**
+ * What a row shows: a bar from start to end; with only one of the two dates (and markers asked
+ * for) a one-day marker on that date; without dates nothing (null: the row is listed apart).
+ */
+export function rowDates(
+  row: { start: string | null; end: string | null },
+  markers: boolean,
+): { start: string; end: string; marker: boolean } | null {
+  if (row.start && row.end) return { start: row.start, end: row.end, marker: false };
+  if (!markers) return null;
+  const day = row.start ?? row.end;
+  return day ? { start: day, end: day, marker: true } : null;
+}
+
+/** Dates a dropped undated row gets: from the day it was dropped on, `span` days long. */
+export function scheduledDates(day: string, span: number): { start: string; end: string } {
+  return { start: day, end: shift(day, Math.max(1, span) - 1) };
+}
+
+export type ArrowEnds = { x1: number; y1: number; x2: number; y2: number };
+
+/**
+ * A blocking arrow goes from the blocker's end (the right edge of its bar, the middle of its row)
+ * to the blocked item's start (the left edge of its bar). x from the chart's left edge, y from
+ * the top of the rows (rows are `rowHeight` tall, in order).
+ */
+export function arrowEnds(
+  range: TimelineRange,
+  from: { start: string; end: string; index: number },
+  to: { start: string; end: string; index: number },
+  rowHeight: number,
+): ArrowEnds {
+  const a = barGeometry(range, from.start, from.end);
+  const b = barGeometry(range, to.start, to.end);
+  return {
+    x1: a.left + a.width,
+    y1: from.index * rowHeight + rowHeight / 2,
+    x2: b.left,
+    y2: to.index * rowHeight + rowHeight / 2,
+  };
+}
+
+/**
+ * The arrow's path: out of the blocker to the right, down (or up) to the blocked row, into its
+ * start from the left. When the blocked item starts before the blocker ends there is no room to
+ * go straight, so the path turns back between the two rows.
+ */
+export function arrowPath({ x1, y1, x2, y2 }: ArrowEnds, gap = 10): string {
+  if (y1 === y2 && x2 - x1 >= 2 * gap) return `M${x1} ${y1}H${x2}`;
+  if (x2 - x1 >= 2 * gap) {
+    const mid = x1 + gap;
+    return `M${x1} ${y1}H${mid}V${y2}H${x2}`;
+  }
+  const between = y1 + (y2 >= y1 ? 1 : -1) * Math.max(8, Math.abs(y2 - y1) / 2);
+  return `M${x1} ${y1}H${x1 + gap}V${between}H${x2 - gap}V${y2}H${x2}`;
+}
+
+export type TimelineEntry<T> =
+  | { kind: "row"; row: T; dates: { start: string; end: string; marker: boolean } | null }
+  | { kind: "section"; count: number };
+
+/**
+ * The timeline's rows in display order. With `undatedApart`, the rows without dates follow the
+ * dated ones (each part in the given order) under a heading entry counting them; otherwise every
+ * row stays where it is.
+ */
+export function timelineEntries<T extends { start: string | null; end: string | null }>(
+  rows: readonly T[],
+  options: { undatedApart: boolean; markers: boolean },
+): TimelineEntry<T>[] {
+  const all = rows.map((row) => ({ kind: "row" as const, row, dates: rowDates(row, options.markers) }));
+  if (!options.undatedApart) return all;
+  const dated = all.filter((e) => e.dates);
+  const undated = all.filter((e) => !e.dates);
+  return undated.length ? [...dated, { kind: "section", count: undated.length }, ...undated] : dated;
 }

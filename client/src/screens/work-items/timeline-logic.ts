@@ -1,0 +1,69 @@
+/**
+ * The work-items timeline's rules as pure functions (the chart's geometry is in
+ * components/timeline/timeline-geometry.ts): an item's row (start date → target date), what a
+ * drag on the chart changes on the item, and the blocking arrows from the items' relations.
+ */
+import type { TimelineArrow, TimelineChangeMode, TimelineRow } from "../../components/timeline/timeline";
+import type { WorkItem } from "../../stores/work-items";
+
+/** Days a work item dragged onto the chart from the undated list spans (a week). */
+export const SCHEDULE_SPAN = 7;
+
+/** Row height on the work-items timeline (the reference's block height). */
+export const ROW_HEIGHT = 44;
+
+export function itemRow(item: Pick<WorkItem, "id" | "name" | "start_date" | "target_date">): TimelineRow {
+  return { id: item.id, name: item.name, start: item.start_date, end: item.target_date };
+}
+
+export type DatesPatch = { start_date?: string | null; target_date?: string | null };
+
+/**
+ * What the item's dates become after a change on the chart. An item with both dates (or none,
+ * scheduled from the undated list) gets both. An item with one date shows a one-day marker:
+ * moving it moves that date alone (the other stays unset); pulling either end of it makes it a
+ * range (both dates).
+ */
+export function datesPatch(
+  item: Pick<WorkItem, "start_date" | "target_date">,
+  dates: { start: string; end: string },
+  mode: TimelineChangeMode,
+): DatesPatch {
+  const single = Boolean(item.start_date) !== Boolean(item.target_date);
+  if (single && mode === "move") {
+    return item.start_date ? { start_date: dates.start } : { target_date: dates.end };
+  }
+  return { start_date: dates.start, target_date: dates.end };
+}
+
+/** Only the fields that change (an unchanged patch sends nothing). */
+export function changedDates(item: Pick<WorkItem, "start_date" | "target_date">, patch: DatesPatch): DatesPatch {
+  const out: DatesPatch = {};
+  if (patch.start_date !== undefined && patch.start_date !== item.start_date) out.start_date = patch.start_date;
+  if (patch.target_date !== undefined && patch.target_date !== item.target_date) out.target_date = patch.target_date;
+  return out;
+}
+
+/**
+ * The blocking arrows between the items shown: each pair once (blocker → blocked), whichever of
+ * the two items' relations told it, and only when both items are on the chart.
+ */
+export function blockingArrows(
+  relations: ReadonlyMap<string, { blocking: readonly string[]; blockedBy: readonly string[] }>,
+  shown: ReadonlySet<string>,
+): TimelineArrow[] {
+  const seen = new Set<string>();
+  const out: TimelineArrow[] = [];
+  const add = (from: string, to: string) => {
+    if (from === to || !shown.has(from) || !shown.has(to)) return;
+    const key = `${from}>${to}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ from, to });
+  };
+  for (const [id, r] of relations) {
+    for (const other of r.blocking) add(id, other);
+    for (const other of r.blockedBy) add(other, id);
+  }
+  return out;
+}
