@@ -194,14 +194,15 @@ function ModuleBurndown({
   const chart = (unit === "points" ? pointsChart : module.distribution)?.completion_chart ?? {};
   return (
     <section className="mo-panel-section">
-      <h3 className="mo-panel-title">
-        {t("modules.panel.burndown")}
+      {/* The toggle sits beside the heading, not in it (it would join the heading's name). */}
+      <div className="mo-panel-title mo-panel-title-row">
+        <h3>{t("modules.panel.burndown")}</h3>
         {hasPoints && pointsChart ? (
           <span className="mo-panel-title-aside">
             <BurndownUnitToggle value={unit} onChange={setPicked} />
           </span>
         ) : null}
-      </h3>
+      </div>
       {module.start_date && module.target_date ? (
         <BurndownChart
           chart={chart}
