@@ -2,7 +2,7 @@
  * /:ws/projects/:projectId/modules/archived/ — the project's archived modules: search, restore,
  * delete (with a confirmation). Restoring puts the module back in the modules page at once.
  */
-import { ArchiveRestore, ArrowLeft, Boxes, Search, SearchX, Trash2 } from "lucide-react";
+import { ArchiveRestore, ArrowLeft, Boxes, RefreshCw, Search, SearchX, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
@@ -14,7 +14,7 @@ import { session } from "../../stores/session";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
-import { modulesUrl, ProjectCrumbs, StatusIcon, useModuleProject } from "./module-bits";
+import { type ModuleProjectContext, modulesUrl, ProjectCrumbs, StatusIcon, useModuleProject } from "./module-bits";
 import { DateRangeLabel } from "./module-list";
 import { projectBlocked } from "./modules-screen";
 import "./modules.css";
@@ -65,6 +65,23 @@ export function ArchivedModulesScreen() {
 
   let body: React.ReactNode;
   if (!entry || (entry.status === "loading" && all.length === 0)) body = <SkeletonRows count={4} height={52} />;
+  else if (entry.status === "error" && all.length === 0)
+    // A failed load is not "no archived modules": say so and offer a retry.
+    body = (
+      <EmptyState
+        icon={ArchiveRestore}
+        title={t("modules.loadFailed")}
+        action={
+          <Button
+            variant="secondary"
+            onClick={() => void loadArchivedModules(slug, projectId, true).catch(() => undefined)}
+          >
+            <RefreshCw size={14} aria-hidden />
+            {t("modules.retry")}
+          </Button>
+        }
+      />
+    );
   else if (all.length === 0)
     body = (
       <EmptyState
@@ -83,48 +100,25 @@ export function ArchivedModulesScreen() {
     body = (
       <EmptyState
         icon={SearchX}
-        title={t("modules.noResults.title")}
-        description={t("modules.noResults.description")}
+        title={t("modules.archived.noMatch", { search: search.trim() })}
+        action={
+          <Button variant="secondary" onClick={() => setSearch("")}>
+            {t("modules.archived.clearSearch")}
+          </Button>
+        }
       />
     );
   else
     body = (
-      <ul className="mo-rows">
+      <ul className="mo-rows" aria-label={t("modules.archived.title")}>
         {shown.map((m) => (
-          <li key={m.id} className="mo-row" data-testid="archived-module-row">
-            <span className="mo-row-link">
-              <StatusIcon status={m.status} />
-              <span className="mo-row-name">{m.name}</span>
-            </span>
-            <span className="mo-row-meta">
-              <span className="mo-hide-phone">
-                <DateRangeLabel module={m} />
-              </span>
-              {ctx.canEdit ? (
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  onClick={async () => {
-                    if (await restoreModule(slug, projectId, m.id)) toast.success(t("modules.archived.restored"));
-                  }}
-                >
-                  <ArchiveRestore size={14} aria-hidden />
-                  {t("modules.archived.restore")}
-                </Button>
-              ) : null}
-              {ctx.isAdmin || (ctx.canEdit && m.created_by === userId) ? (
-                <button
-                  type="button"
-                  className="mo-icon-btn"
-                  aria-label={t("modules.actions.deleteNamed", { name: m.name })}
-                  title={t("modules.actions.delete")}
-                  onClick={() => setDeleting(m)}
-                >
-                  <Trash2 size={14} aria-hidden />
-                </button>
-              ) : null}
-            </span>
-          </li>
+          <ArchivedModuleRow
+            key={m.id}
+            module={m}
+            ctx={ctx}
+            canDelete={ctx.isAdmin || (ctx.canEdit && m.created_by === userId)}
+            onDelete={() => setDeleting(m)}
+          />
         ))}
       </ul>
     );
@@ -162,5 +156,61 @@ export function ArchivedModulesScreen() {
         }}
       />
     </div>
+  );
+}
+
+/** One archived module: its dates, Restore (busy while the call runs) and delete for its creator or an admin. */
+function ArchivedModuleRow({
+  module,
+  ctx,
+  canDelete,
+  onDelete,
+}: {
+  module: Module;
+  ctx: ModuleProjectContext;
+  canDelete: boolean;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  return (
+    <li className="mo-row" data-testid="archived-module-row">
+      <span className="mo-row-link">
+        <StatusIcon status={module.status} />
+        <span className="mo-row-name">{module.name}</span>
+      </span>
+      <span className="mo-row-meta">
+        <span className="mo-hide-phone">
+          <DateRangeLabel module={module} />
+        </span>
+        {ctx.canEdit ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            loading={busy}
+            onClick={async () => {
+              setBusy(true);
+              const ok = await restoreModule(ctx.slug, module.project_id, module.id);
+              setBusy(false);
+              if (ok) toast.success(t("modules.archived.restored"));
+            }}
+          >
+            <ArchiveRestore size={14} aria-hidden />
+            {t("modules.archived.restore")}
+          </Button>
+        ) : null}
+        {canDelete ? (
+          <button
+            type="button"
+            className="mo-icon-btn"
+            aria-label={t("modules.actions.deleteNamed", { name: module.name })}
+            title={t("modules.actions.delete")}
+            onClick={onDelete}
+          >
+            <Trash2 size={14} aria-hidden />
+          </button>
+        ) : null}
+      </span>
+    </li>
   );
 }
