@@ -109,7 +109,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <Button variant="secondary" size="sm">
+        <Button variant="secondary" size="sm" title={t("workItems.display.button")}>
           <SlidersHorizontal size={14} aria-hidden />
           <span className="wi-btn-text">{t("workItems.display.button")}</span>
         </Button>

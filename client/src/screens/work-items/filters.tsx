@@ -145,7 +145,13 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
       }}
     >
       <Popover.Trigger asChild>
-        <Button variant="secondary" size="sm" className={clsx(count > 0 && "btn-active")}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className={clsx(count > 0 && "btn-active")}
+          // The tooltip names it where the header shows the icon alone (narrow or busy headers).
+          title={t("workItems.filters.button")}
+        >
           <ListFilter size={14} aria-hidden />
           <span className="wi-btn-text">{t("workItems.filters.button")}</span>
           {count > 0 ? <span className="wi-count-badge">{count}</span> : null}

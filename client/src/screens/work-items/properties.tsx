@@ -21,7 +21,16 @@ import {
   Triangle,
   UserRound,
 } from "lucide-react";
-import { forwardRef, memo, type ReactNode, type SyntheticEvent, useState } from "react";
+import {
+  forwardRef,
+  memo,
+  type ReactNode,
+  type RefObject,
+  type SyntheticEvent,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { Avatar, Combobox, type ComboOption, DatePopover } from "../../components/ui";
 import type { ProjectState } from "../../stores/project-meta";
 import { updateWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
@@ -512,6 +521,33 @@ function inList(list: { list: readonly { id: string }[]; status: string | undefi
 }
 
 /**
+ * A one-line list row shows only the chips that fit (work-items.css wraps the others onto a
+ * clipped second line); those are made inert, so Tab and screen readers skip what can't be seen.
+ * Kanban cards and phone rows wrap their chips in view and keep them all. Re-checked on every
+ * render (chips come and go) and when the row's width changes (the details panel, the window).
+ */
+function useDroppedChips(): RefObject<HTMLDivElement | null> {
+  const ref = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const mark = () => {
+      const oneLine = el.closest(".wi-item-row:not(.wi-item-row-wrap)") !== null;
+      const top = (el.firstElementChild as HTMLElement | null)?.offsetTop ?? 0;
+      for (const chip of Array.from(el.children) as HTMLElement[]) {
+        const dropped = oneLine && chip.offsetTop > top;
+        if (chip.inert !== dropped) chip.inert = dropped;
+      }
+    };
+    mark();
+    const observer = new ResizeObserver(mark);
+    observer.observe(el);
+    return () => observer.disconnect();
+  });
+  return ref;
+}
+
+/**
  * The enabled display properties of an item that have a value, as compact pickers (list rows,
  * kanban cards), in display-property order — shown-properties.ts decides which.
  */
@@ -531,6 +567,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
     hasModule: features.modules ? inList(moduleList) : undefined,
     scope,
   });
+  const propsRef = useDroppedChips();
   if (shown.length === 0) return null;
   const render = (prop: ShownProperty): ReactNode => {
     switch (prop) {
@@ -681,7 +718,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
   return (
     // Clicks on the pickers must not open the peek or start a drag.
     // biome-ignore lint/a11y/noStaticElementInteractions: only stops propagation; the pickers inside are buttons
-    <div className="item-props" onClick={stop} onPointerDown={stop} onKeyDown={stop}>
+    <div ref={propsRef} className="item-props" onClick={stop} onPointerDown={stop} onKeyDown={stop}>
       {shown.map(render)}
     </div>
   );
