@@ -193,8 +193,8 @@ export function CalendarLayout({ items, display }: { items: readonly WorkItem[];
     void moveWorkItem(ctx.slug, ctx.projectId, item.id, { patch: { target_date: date } });
   };
 
-  const title = periodTitle(anchor, mode);
-  const todayShown = inShownPeriod(ctx.today, anchor, mode);
+  // A phone's header has room for the week's days only, not its year.
+  const title = periodTitle(anchor, mode, undefined, narrow);
 
   const header = (
     <div className="cal-head">
@@ -219,7 +219,7 @@ export function CalendarLayout({ items, display }: { items: readonly WorkItem[];
         </button>
         <button
           type="button"
-          className={clsx("cal-today-btn", todayShown && "is-shown")}
+          className="cal-today-btn"
           onClick={() => {
             setAnchor(ctx.today);
             setFocusDay(ctx.today);
@@ -235,7 +235,7 @@ export function CalendarLayout({ items, display }: { items: readonly WorkItem[];
         {undated > 0 ? (
           <span className="cal-undated" title={t("calendar.undatedHint")}>
             <CalendarX2 size={13} aria-hidden />
-            {t("calendar.undated", { count: undated })}
+            {t(narrow ? "calendar.undatedShort" : "calendar.undated", { count: undated })}
           </span>
         ) : null}
         {narrow ? null : (
@@ -392,10 +392,13 @@ const DayCell = memo(function DayCell({
       onKeyDown={(event) => onKeyDown(event, day.date)}
     >
       <div className="cal-day-head">
-        {variant !== "month" ? <span className="cal-day-weekday">{weekdayName(day.weekday)}</span> : null}
+        {/* The grid's column headers name a month's or week's weekdays; the agenda has none. */}
+        {variant === "agenda" ? <span className="cal-day-weekday">{weekdayName(day.weekday)}</span> : null}
         <span className="cal-day-num">
-          {first ? `${dayDate.toLocaleDateString(undefined, { month: "short" })} ` : ""}
-          <span className="cal-day-n">{day.dayOfMonth}</span>
+          <span className="cal-day-n">
+            {first ? `${dayDate.toLocaleDateString(undefined, { month: "short" })} ` : ""}
+            {day.dayOfMonth}
+          </span>
         </span>
         {quickAdd === false ? (
           <button

@@ -129,6 +129,9 @@ describe("navigation", () => {
   it("titles the period", () => {
     expect(periodTitle("2026-11-25", "month", "en-US")).toBe("November 2026");
     expect(periodTitle("2026-11-25", "week", "en-US")).toMatch(/^Nov 22\s*–\s*28, 2026$/);
+    expect(periodTitle("2026-11-25", "week", "en-US", true)).toMatch(/^Nov 22\s*–\s*28$/);
+    // Across a new year the years stay (Intl adds them where the ends differ).
+    expect(periodTitle("2026-12-30", "week", "en-US", true)).toMatch(/2026.*2027/);
   });
 });
 

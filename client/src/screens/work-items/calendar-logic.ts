@@ -162,12 +162,19 @@ export function stepDay(date: string, step: number, showWeekends: boolean): stri
   return formatDay(d);
 }
 
-/** The title of the shown period: "November 2026", or a week's range ("Nov 22 – 28, 2026"). */
-export function periodTitle(anchor: string, mode: CalendarMode, locale?: string): string {
+/**
+ * The title of the shown period: "November 2026", or a week's range ("Nov 22 – 28, 2026"; without
+ * the year when `short`).
+ */
+export function periodTitle(anchor: string, mode: CalendarMode, locale?: string, short = false): string {
   const day = parseDay(anchor) ?? new Date();
   if (mode === "month") return day.toLocaleDateString(locale, { month: "long", year: "numeric" });
   const first = startOfWeek(day, WEEK);
   const last = endOfWeek(day, WEEK);
-  const range = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", year: "numeric" });
+  const range = new Intl.DateTimeFormat(locale, {
+    month: "short",
+    day: "numeric",
+    year: short ? undefined : "numeric",
+  });
   return range.formatRange(first, last);
 }
