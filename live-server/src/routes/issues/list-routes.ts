@@ -17,6 +17,7 @@ import {
   typedProjectAccess,
   visibleConditions,
 } from "./common.ts";
+import { projectListFromRequest } from "./layout.ts";
 import { listIssuePage } from "./list.ts";
 import { loadIssues } from "./query.ts";
 
@@ -43,20 +44,8 @@ export async function issueListRoutes(app: FastifyInstance): Promise<void> {
   for (const type of ITEM_TYPES) {
     app.get<{ Params: ProjectParams; Querystring: Query }>(`${PROJECT_PATH}/${type}/`, async (request) => {
       const access = await typedProjectAccess(db, request, request.params, type);
-      const options = readListQuery(request.query, access);
-      return listIssuePage(db, {
-        where: [
-          ...visibleConditions(access),
-          sql`i.archived_at is null`,
-          sql`i.is_epic = ${type === "epics"}`,
-          ...options.conditions,
-        ],
-        projectId: access.project.id,
-        groupBy: options.groupBy,
-        subGroupBy: options.subGroupBy,
-        orderBy: options.orderBy,
-        cursor: options.cursor,
-      });
+      // layout and expand (layout.ts), then the same paged list.
+      return projectListFromRequest(db, request, access, type);
     });
 
     app.get<{ Params: ProjectParams; Querystring: Query }>(`${PROJECT_PATH}/v2/${type}/`, async (request) => {

@@ -130,3 +130,6 @@ export async function issueUserPropertiesRoutes(app: FastifyInstance): Promise<v
     return present(updated);
   });
 }
+
+// issue-display-properties/ (display-properties-routes.ts) reads and writes the same row.
+export { ensureRow as ensureProjectUserProperties, present as presentProjectUserProperties };
