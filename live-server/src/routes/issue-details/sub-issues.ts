@@ -69,8 +69,17 @@ async function selfAndAncestors(tx: Tx, issueId: string): Promise<Set<string>> {
 export async function registerSubIssueRoutes(app: FastifyInstance): Promise<void> {
   const { db, events } = app.ctx;
 
-  for (const type of ITEM_TYPES) {
-    const base = `${PROJECT_PATH}/${type}/:issueId/sub-issues`;
+  // An epic's children are at epics/{id}/issues/ in the reference (epics' sub-issues/ answers too).
+  const paths = ITEM_TYPES.flatMap((ty): [ItemType, string][] =>
+    ty === "epics"
+      ? [
+          [ty, "sub-issues"],
+          [ty, "issues"],
+        ]
+      : [[ty, "sub-issues"]],
+  );
+  for (const [type, segment] of paths) {
+    const base = `${PROJECT_PATH}/${type}/:issueId/${segment}`;
     const t: ItemType = type;
 
     app.get<{ Params: ItemParams }>(`${base}/`, async (request) => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
 import { projectMembers, projects, projectUserProperties } from "../../db/schema.ts";
 import { createProject } from "../projects/test-support.ts";
-import { anotherProject, createFixture, createIssue, type Fixture } from "./test-support.ts";
+import { anotherProject, createFixture, createIssue, type Fixture, issueRow, stateOf } from "./test-support.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -187,5 +187,30 @@ describe("epics-user-properties/", () => {
     expect((await client(t.app, f.w.outsider).get(url())).statusCode).toBe(404);
     // Without epics on, the call does not exist.
     expect((await client(t.app, f.w.member).get(`${f.project.url}/epics-user-properties/`)).statusCode).toBe(404);
+  });
+});
+
+describe("an epic's children: epics/{id}/issues/", () => {
+  it("adds children and answers their progress by state group", async () => {
+    const epic = await createIssue(t, f.w.member, epics.url, { name: "Launch" }, "epics");
+    const completed = await stateOf(t, epics.id, "completed");
+    const done = await createIssue(t, f.w.member, epics.url, { state_id: completed });
+    const open = await createIssue(t, f.w.member, epics.url);
+    const url = `${epics.url}/epics/${epic.id}/issues/`;
+    const added = await client(t.app, f.w.member).post(url, { sub_issue_ids: [done.id, open.id] });
+    expect(added.statusCode, added.body).toBe(200);
+    const res = await client(t.app, f.w.member).get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().sub_issues).toHaveLength(2);
+    expect(res.json().state_distribution).toMatchObject({ completed: [done.id], backlog: [open.id] });
+
+    const stray = await createIssue(t, f.w.member, epics.url);
+    expect((await client(t.app, f.w.member).post(url, { sub_issue_ids: [] })).statusCode).toBe(400);
+    expect((await client(t.app, f.w.guest).post(url, { sub_issue_ids: [stray.id] })).statusCode).toBe(403);
+    expect((await issueRow(t, stray.id))?.parentId).toBeNull();
+    expect((await client(t.app, null).get(url)).statusCode).toBe(401);
+    expect((await client(t.app, f.w.stranger).get(url)).statusCode).toBe(404);
+    // An ordinary work item is not reached through the epics path.
+    expect((await client(t.app, f.w.member).get(`${epics.url}/epics/${open.id}/issues/`)).statusCode).toBe(404);
   });
 });
