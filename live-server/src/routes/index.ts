@@ -15,6 +15,7 @@ import { projectsRoutes } from "./projects/routes.ts";
 import { statesRoutes } from "./states/routes.ts";
 import { timezonesRoutes } from "./timezones/routes.ts";
 import { usersRoutes } from "./users/routes.ts";
+import { viewsRoutes } from "./views/routes.ts";
 import { workspacesRoutes } from "./workspaces/routes.ts";
 
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
@@ -30,6 +31,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(issueDetailsRoutes);
   await app.register(cyclesRoutes);
   await app.register(modulesRoutes);
+  await app.register(viewsRoutes);
   await app.register(assetsRoutes);
   await app.register(pagesRoutes);
   await app.register(notificationsRoutes);

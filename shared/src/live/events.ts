@@ -70,6 +70,9 @@ export const DOMAIN_EVENT_TYPES = [
   "module.link.created",
   "module.link.updated",
   "module.link.deleted",
+  "view.created",
+  "view.updated",
+  "view.deleted",
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

@@ -116,6 +116,15 @@ export type ListOptions = {
  * sub_issue, search and every filter (issue-filters.ts). Bad values are a 400 naming them.
  */
 export function readListQuery(query: Query, access: ProjectAccess): ListOptions {
+  return readListQueryIn(query, { timezone: access.project.timezone, identifier: sql`${access.project.identifier}` });
+}
+
+/**
+ * readListQuery for any scope: `timezone` gives "today" for relative date filters, and
+ * `identifier` the SQL value of an item's project identifier for "WEB-12" searches (the
+ * workspace list, across projects, passes a per-row expression).
+ */
+export function readListQueryIn(query: Query, scope: { timezone: string; identifier: SQL }): ListOptions {
   const cursor = parseCursor(single(query.cursor), single(query.per_page));
   const groupBy = readGroupBy(query, "group_by");
   let subGroupBy = readGroupBy(query, "sub_group_by");
@@ -145,11 +154,11 @@ export function readListQuery(query: Query, access: ProjectAccess): ListOptions 
     const [first] = Object.entries(errors);
     throw badRequest(first ? `${first[0]}: ${first[1][0]}` : "Invalid filters", errors, "VALIDATION_ERROR");
   }
-  const today = calendarDate(new Date(), access.project.timezone);
+  const today = calendarDate(new Date(), scope.timezone);
   const conditions = [...filterConditions(filters, today), ...scopeConditions({ type, sub_issue: subIssue })];
   const search = single(query.search);
   if (search) {
-    const condition = searchCondition(search, sql`${access.project.identifier}`);
+    const condition = searchCondition(search, scope.identifier);
     if (condition) conditions.push(condition);
   }
   return { conditions, groupBy, subGroupBy, orderBy, cursor };

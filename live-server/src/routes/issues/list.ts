@@ -200,7 +200,10 @@ export function orderTerms(orderBy: OrderByKey, projectId?: string): { order: SQ
  * labels, members and estimate points, the priorities and state groups. Dates and creators
  * only show groups that have items.
  */
-function knownValues(key: GroupByKey | null, projectId: string): { sql: SQL | null; fixed: string[] } {
+function knownValues(key: GroupByKey | null, projectId: string | null): { sql: SQL | null; fixed: string[] } {
+  // Across projects (the workspace list) only the fixed values apply: states, labels, members …
+  // belong to one project, so their groups show only when they hold items.
+  if (projectId === null) return { sql: null, fixed: projectFreeValues(key) };
   switch (key) {
     case "state_id":
       return {
@@ -254,11 +257,31 @@ function knownValues(key: GroupByKey | null, projectId: string): { sql: SQL | nu
   }
 }
 
+/** The fixed group values of a grouping that names no project's rows. */
+function projectFreeValues(key: GroupByKey | null): string[] {
+  switch (key) {
+    case "priority":
+      return [...PRIORITIES];
+    case "state__group":
+      return [...STATE_GROUPS];
+    case "labels__id":
+    case "assignees__id":
+    case "estimate_point":
+    case "cycle_id":
+    case "module_id":
+    case "target_date":
+    case "start_date":
+      return [NONE_GROUP];
+    default:
+      return [];
+  }
+}
+
 export type ListQuery = {
   /** The base conditions (project, archived/draft/deleted, guest rule, filters, scope, search). */
   where: SQL[];
-  /** Project whose states/labels/members name the empty groups. */
-  projectId: string;
+  /** Project whose states/labels/members name the empty groups; null across projects (no empty groups but the fixed ones). */
+  projectId: string | null;
   groupBy: GroupByKey | null;
   subGroupBy: GroupByKey | null;
   orderBy: OrderByKey;
@@ -299,7 +322,7 @@ export async function listIssuePage(db: DbOrTx, query: ListQuery): Promise<ListR
   const g = groupKey(query.groupBy, "gj");
   const sg = groupKey(query.groupBy ? query.subGroupBy : null, "sj");
   const subGrouped = query.groupBy !== null && query.subGroupBy !== null;
-  const order = orderTerms(query.orderBy, query.projectId || undefined);
+  const order = orderTerms(query.orderBy, query.projectId ?? undefined);
   const where = query.where.length ? sql.join(query.where, sql` and `) : sql`true`;
   const knownG = knownValues(query.groupBy, query.projectId);
   const knownS = subGrouped ? knownValues(query.subGroupBy, query.projectId) : { sql: null, fixed: [] };
