@@ -11,6 +11,7 @@ import { labelsRoutes } from "./labels/routes.ts";
 import { modulesRoutes } from "./modules/routes.ts";
 import { notificationsRoutes } from "./notifications/routes.ts";
 import { pagesRoutes } from "./pages/routes.ts";
+import { profileRoutes } from "./profile/routes.ts";
 import { projectsRoutes } from "./projects/routes.ts";
 import { statesRoutes } from "./states/routes.ts";
 import { timezonesRoutes } from "./timezones/routes.ts";
@@ -34,6 +35,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(viewsRoutes);
   await app.register(assetsRoutes);
   await app.register(pagesRoutes);
+  await app.register(profileRoutes);
   await app.register(notificationsRoutes);
   await app.register(timezonesRoutes);
 }
