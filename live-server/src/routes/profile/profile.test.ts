@@ -1,4 +1,4 @@
-import { NETWORK } from "@tideline/shared";
+import { addDays, calendarDate, NETWORK } from "@tideline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
 import { createFixture, createIssue, type Fixture, stateOf } from "../issues/test-support.ts";
@@ -257,5 +257,33 @@ describe("GET user-issues/{userId}/", () => {
     expect((await client(t.app, f.w.member).get(url("?group_by=colour"))).statusCode).toBe(400);
     expect((await client(t.app, f.w.member).get(url("?type=mine"))).statusCode).toBe(400);
     expect((await client(t.app, f.w.member).get(url("?layout=board"))).statusCode).toBe(400);
+  });
+});
+
+describe("user-stats/ cycles", () => {
+  it("names the cycles holding the member's work, running now or later", async () => {
+    const today = calendarDate(new Date(), "UTC");
+    const cycle = async (name: string, start: number, end: number) => {
+      const res = await client(t.app, f.w.admin).post(`${f.project.url}/cycles/`, {
+        name,
+        start_date: addDays(today, start),
+        end_date: addDays(today, end),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as string;
+    };
+    const now = await cycle("Now", -2, 5);
+    const later = await cycle("Later", 10, 20);
+    await client(t.app, f.w.member).patch(`${f.project.url}/issues/${ids.late}/`, { cycle_id: now });
+    await client(t.app, f.w.member).patch(`${f.project.url}/issues/${ids.given}/`, { cycle_id: later });
+    await client(t.app, f.w.member).patch(`${f.project.url}/issues/${ids.other}/`, { cycle_id: later });
+    const stats = (await client(t.app, f.w.member).get(`${ws}/user-stats/${f.w.member.id}/`)).json();
+    expect(stats.present_cycles).toEqual([{ cycle__name: "Now", cycle__id: now, cycle__project_id: f.project.id }]);
+    expect(stats.upcoming_cycles).toEqual([
+      { cycle__name: "Later", cycle__id: later, cycle__project_id: f.project.id },
+    ]);
+    // The guest sees none of those items, so no cycles either.
+    const byGuest = (await client(t.app, f.w.guest).get(`${ws}/user-stats/${f.w.member.id}/`)).json();
+    expect(byGuest.present_cycles).toEqual([]);
   });
 });
