@@ -251,4 +251,38 @@ test.describe
       await expect(points).toHaveAttribute("aria-selected", "true");
       await expect(panel.getByRole("figure")).toHaveAttribute("aria-label", /of 8 pending/);
     });
+
+    test("the panel adds a link (a URL that isn't http(s) says why), edits its title and removes it", async () => {
+      const module = await moduleByName("Checkout redesign");
+      await page.goto(`${modulesUrl()}${module.id}/`);
+      const panel = page.getByTestId("module-panel");
+      await expect(panel.getByText("No links yet")).toBeVisible();
+      await panel.getByRole("button", { name: "Add a link" }).click();
+      await panel.getByLabel("URL").fill("ftp://files.example.com");
+      await panel.getByRole("button", { name: "Add link" }).click();
+      await expect(panel.getByText("Enter a valid http:// or https:// URL")).toBeVisible();
+      await panel.getByLabel("URL").fill("figma.com/file/checkout");
+      await panel.getByLabel("Title").fill("Checkout flows");
+      await panel.getByRole("button", { name: "Add link" }).click();
+      const link = panel.getByRole("link", { name: "Checkout flows" });
+      await expect(link).toHaveAttribute("href", "https://figma.com/file/checkout");
+
+      await panel.getByRole("button", { name: "Edit link Checkout flows" }).click();
+      await panel.getByLabel("Title").fill("Figma: checkout");
+      await panel.getByRole("button", { name: "Save" }).click();
+      await expect(panel.getByRole("link", { name: "Figma: checkout" })).toBeVisible();
+      const detail = await api.get<{ link_module: { title: string; url: string }[] }>(
+        api.projectUrl(f, `modules/${module.id}/`),
+      );
+      expect(detail.link_module).toMatchObject([{ title: "Figma: checkout", url: "https://figma.com/file/checkout" }]);
+
+      await panel.getByRole("button", { name: "Remove link Figma: checkout" }).click();
+      await expect(panel.getByText("No links yet")).toBeVisible();
+      await expect
+        .poll(async () => {
+          const after = await api.get<{ link_module: unknown[] }>(api.projectUrl(f, `modules/${module.id}/`));
+          return after.link_module.length;
+        })
+        .toBe(0);
+    });
   });

@@ -476,24 +476,23 @@ function detailLinks(moduleId: string): ModuleLink[] | undefined {
   return modules.details[moduleId]?.detail?.link_module;
 }
 
-/** Add a link; resolves to the field errors to show (empty when it was added). */
-export async function createModuleLink(
-  slug: string,
-  projectId: string,
-  moduleId: string,
+/**
+ * Send a link (new or edited) and place the server's copy in the module's detail; resolves to
+ * the field errors to show (empty when saved). The URL rule is checked here first, as the server
+ * checks it.
+ */
+async function sendLink(
   input: { url: string; title: string },
+  send: (json: { url: string; title: string | null }) => Promise<ModuleLink>,
+  place: (links: ModuleLink[], link: ModuleLink) => void,
+  moduleId: string,
 ): Promise<Record<string, string>> {
   const url = normalizeLinkUrl(input.url);
   if (!url) return { url: "Enter a valid http:// or https:// URL" };
   try {
-    const link = await api
-      .post(linksPath(slug, projectId, moduleId), {
-        json: { url, title: input.title.trim() || null },
-        headers: mutationHeaders(),
-      })
-      .json<ModuleLink>();
+    const link = await send({ url, title: input.title.trim() || null });
     const links = detailLinks(moduleId);
-    if (links && !links.some((l) => l.id === link.id)) links.unshift(link);
+    if (links) place(links, link);
     return {};
   } catch (error) {
     const fields = await fieldErrors(error);
@@ -502,32 +501,44 @@ export async function createModuleLink(
   }
 }
 
+/** Add a link; resolves to the field errors to show (empty when it was added). */
+export function createModuleLink(
+  slug: string,
+  projectId: string,
+  moduleId: string,
+  input: { url: string; title: string },
+): Promise<Record<string, string>> {
+  return sendLink(
+    input,
+    (json) => api.post(linksPath(slug, projectId, moduleId), { json, headers: mutationHeaders() }).json<ModuleLink>(),
+    (links, link) => {
+      // The live echo may have put it there first.
+      if (!links.some((l) => l.id === link.id)) links.unshift(link);
+    },
+    moduleId,
+  );
+}
+
 /** Edit a link's title or URL; resolves to the field errors to show (empty when saved). */
-export async function updateModuleLink(
+export function updateModuleLink(
   slug: string,
   projectId: string,
   moduleId: string,
   linkId: string,
   input: { url: string; title: string },
 ): Promise<Record<string, string>> {
-  const url = normalizeLinkUrl(input.url);
-  if (!url) return { url: "Enter a valid http:// or https:// URL" };
-  try {
-    const link = await api
-      .patch(`${linksPath(slug, projectId, moduleId)}${linkId}/`, {
-        json: { url, title: input.title.trim() || null },
-        headers: mutationHeaders(),
-      })
-      .json<ModuleLink>();
-    const links = detailLinks(moduleId);
-    const index = links?.findIndex((l) => l.id === linkId) ?? -1;
-    if (links && index >= 0) links[index] = link;
-    return {};
-  } catch (error) {
-    const fields = await fieldErrors(error);
-    if (!Object.keys(fields).length) fields.url = await errorMessage(error);
-    return fields;
-  }
+  return sendLink(
+    input,
+    (json) =>
+      api
+        .patch(`${linksPath(slug, projectId, moduleId)}${linkId}/`, { json, headers: mutationHeaders() })
+        .json<ModuleLink>(),
+    (links, link) => {
+      const index = links.findIndex((l) => l.id === linkId);
+      if (index >= 0) links[index] = link;
+    },
+    moduleId,
+  );
 }
 
 /** Remove a link at once (back if refused). */

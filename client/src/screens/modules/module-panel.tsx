@@ -337,6 +337,9 @@ function LinkForm({
   return (
     <form
       className="mo-link-form"
+      // Our own rule checks the URL (normalizeLinkUrl): it takes a bare host ("figma.com/…") that
+      // the browser's type=url check refuses with its own bubble; type=url stays for the keyboard.
+      noValidate
       onSubmit={submit}
       onKeyDown={(e) => {
         if (e.key === "Escape") {
