@@ -153,6 +153,7 @@ test.describe
       await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 5 });
       await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
       await expect(day(page, "2030-03-19")).toHaveClass(/is-over/);
+      await shoot(page, "dragging");
       await page.mouse.up();
       expect((await saved).ok(), "the move was saved").toBe(true);
       await expect(card(page, "2030-03-19", "Write the brief")).toBeVisible();
@@ -175,6 +176,7 @@ test.describe
       await cell.getByRole("button", { name: /^Add a work item due / }).click();
       const input = cell.getByRole("textbox");
       await input.fill("Send the invites");
+      await shoot(page, "quick-add");
       await input.press("Enter");
       await expect(card(page, "2030-03-20", "Send the invites")).toBeVisible();
       await input.press("Escape");
@@ -201,6 +203,12 @@ test.describe
       await page.keyboard.press("Enter");
       await expect(day(page, "2030-03-25").getByRole("textbox")).toBeFocused();
       await page.keyboard.press("Escape");
+      // On a day with items Enter goes to its first card; Escape comes back to the day.
+      await day(page, "2030-03-19").focus();
+      await page.keyboard.press("Enter");
+      await expect(card(page, "2030-03-19", "Write the brief")).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(day(page, "2030-03-19")).toBeFocused();
 
       await calendar.getByRole("button", { name: "Today" }).click();
       await expect(page).not.toHaveURL(/date=2030/);
@@ -245,6 +253,40 @@ test.describe
       // Back to the month for the pictures.
       await calendar.getByRole("button", { name: "Month", exact: true }).click();
       await expect(page.locator(".cal-day").first()).toHaveAttribute("data-date", "2030-02-24");
+    });
+
+    test("a module's board has the calendar too: quick add there puts the item in the module", async () => {
+      await api.patch(`/api/workspaces/${f.slug}/projects/${f.projectId}/`, { module_view: true });
+      const mod = await api.post<{ id: string }>(api.projectUrl(f, "modules/"), { name: "Venue" });
+      await api.createWorkItem(f, { name: "Walk the venue", target_date: "2030-03-14", module_ids: [mod.id] });
+      const url = `/${f.slug}/projects/${f.projectId}/modules/${mod.id}/`;
+      await page.goto(url);
+      // Each board keeps its own layout: the module's starts as a list.
+      const button = page.getByRole("button", { name: "Calendar", exact: true });
+      const saved = page.waitForResponse(
+        (r) => r.request().method() === "PATCH" && r.url().includes("user-properties"),
+      );
+      await button.click();
+      expect((await saved).ok()).toBe(true);
+      await page.goto(`${url}?date=${ANCHOR}`);
+      await expect(card(page, "2030-03-14", "Walk the venue")).toBeVisible();
+      // Only the module's items: the project's others stay off this calendar.
+      await expect(page.locator(".cal-card").filter({ hasText: "Book the venue" })).toHaveCount(0);
+      const cell = day(page, "2030-03-22");
+      await cell.hover();
+      await cell.getByRole("button", { name: /^Add a work item due / }).click();
+      await cell.getByRole("textbox").fill("Sign the venue contract");
+      await cell.getByRole("textbox").press("Enter");
+      await expect(card(page, "2030-03-22", "Sign the venue contract")).toBeVisible();
+      await expect
+        .poll(async () => {
+          const item = (await api.byName(f, "Sign the venue contract")) as {
+            target_date?: string;
+            module_ids?: string[];
+          };
+          return [item.target_date?.slice(0, 10), item.module_ids];
+        })
+        .toEqual(["2030-03-22", [mod.id]]);
     });
 
     test("dark theme and phone", async () => {

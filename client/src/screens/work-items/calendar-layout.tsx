@@ -127,7 +127,14 @@ export function CalendarLayout({ items, display }: { items: readonly WorkItem[];
   };
   const columns = weekdayColumns(showWeekends).length;
   const onCellKey = (event: KeyboardEvent<HTMLElement>, date: string) => {
-    if (event.target !== event.currentTarget) return;
+    if (event.target !== event.currentTarget) {
+      // Escape from a card gives the focus back to its day (the popover's own Escape closes it first).
+      const target = event.target as HTMLElement;
+      if (event.key === "Escape" && target.classList.contains("cal-card") && event.currentTarget.contains(target)) {
+        event.currentTarget.focus();
+      }
+      return;
+    }
     const step =
       event.key === "ArrowLeft"
         ? -1
@@ -404,7 +411,8 @@ const DayCell = memo(function DayCell({
           <button
             type="button"
             className="cal-add-btn"
-            tabIndex={-1}
+            // Reachable by Tab from the day that has the grid's focus stop only (one stop per grid).
+            tabIndex={focusable ? 0 : -1}
             aria-label={t("calendar.addOn", { day: longDay(day.date) })}
             title={t("calendar.addOn", { day: longDay(day.date) })}
             onClick={() => onQuickAdd(day.date)}
