@@ -1,73 +1,80 @@
 /**
- * Blocking relations for the work-items timeline's arrows. The project's work-item list (the
- * v2 sync) carries no relations, and no list call gives them yet, so they come from each item's
- * own GET {type}/{id}/issue-relation/ — asked only for the rows on screen (the timeline draws
- * arrows for those alone), a few at a time, each item once per opening of the timeline.
- * When a list variant with relations exists ({type}-detail/?expand=issue_relation), one call per
- * page of items can replace this.
+ * Blocking relations for the work-items timeline's arrows. The project's work-item cache (the
+ * v2 sync) carries no relations, so they come from the list variant with relations,
+ * GET issues-detail/ (layout gantt_chart: one flat list; each item with `issue_relation`, the
+ * rows it owns), read page by page (100 items a page, a few pages at a time) once each time the
+ * timeline opens; arrows appear as pages arrive. A blocking pair is stored once, as
+ * (blocked item, blocker, "blocked_by"), so the owned rows alone give every pair.
+ * Relations changed while the timeline is open show when it next opens.
  */
 import { api } from "../lib/api";
 import { defineStore } from "../lib/store";
 
-/** An item's blocking relations: the ids it blocks and the ids blocking it. */
-export type BlockingRelations = { blocking: string[]; blockedBy: string[] };
+/** One blocking pair: `from` blocks `to`. */
+export type BlockingPair = { from: string; to: string };
 
-type RelatedLite = { id: string };
+type ListedRelation = { relation_type: string; issue_id: string; related_issue: string };
+type DetailPage = {
+  results: { id: string; issue_relation?: ListedRelation[] }[];
+  total_pages: number;
+};
 
 export const timelineRelations = defineStore(() => ({
-  /** Bumped whenever a project's relations arrive; components subscribe to re-read the Map. */
+  /** Bumped whenever a project's relations arrive; components subscribe to re-read them. */
   version: {} as Record<string, number>,
 }));
 
-const byProject = new Map<string, Map<string, BlockingRelations>>();
-const asked = new Map<string, Set<string>>();
-const CONCURRENCY = 4;
+/** Per project: item id → the pairs it owns (replaced page by page). */
+const byProject = new Map<string, Map<string, BlockingPair[]>>();
+/** The load in flight per project: a newer load makes older answers stale. */
+const loads = new Map<string, symbol>();
+const PER_PAGE = 100;
+const CONCURRENCY = 3;
 
-function projectMap<T>(maps: Map<string, T>, projectId: string, make: () => T): T {
-  let map = maps.get(projectId);
-  if (!map) {
-    map = make();
-    maps.set(projectId, map);
+/** Every blocking pair known for a project (read after subscribing to the version). */
+export function getBlockingPairs(projectId: string): BlockingPair[] {
+  return [...(byProject.get(projectId)?.values() ?? [])].flat();
+}
+
+/** Load (again) every blocking pair of a project's work items; a failed page leaves its arrows out. */
+export async function loadTimelineRelations(slug: string, projectId: string): Promise<void> {
+  const token = Symbol(projectId);
+  loads.set(projectId, token);
+  const pairs = new Map<string, BlockingPair[]>();
+  byProject.set(projectId, pairs);
+  const url = `/api/workspaces/${slug}/projects/${projectId}/issues-detail/`;
+  const take = (page: DetailPage) => {
+    if (loads.get(projectId) !== token) return false;
+    for (const item of page.results) {
+      const owned = (item.issue_relation ?? []).filter((r) => r.relation_type === "blocked_by");
+      pairs.set(
+        item.id,
+        owned.map((r) => ({ from: r.related_issue, to: r.issue_id })),
+      );
+    }
+    timelineRelations.version[projectId] = (timelineRelations.version[projectId] ?? 0) + 1;
+    return true;
+  };
+  const fetchPage = (index: number) =>
+    api
+      .get(url, { searchParams: { layout: "gantt_chart", per_page: PER_PAGE, cursor: `${PER_PAGE}:${index}:0` } })
+      .json<DetailPage>();
+  let first: DetailPage;
+  try {
+    first = await fetchPage(0);
+  } catch {
+    return; // No arrows; the timeline itself works without them.
   }
-  return map;
-}
-
-/** The relations known for a project's items (read after subscribing to the version). */
-export function getTimelineRelations(projectId: string): ReadonlyMap<string, BlockingRelations> {
-  return byProject.get(projectId) ?? new Map();
-}
-
-/** Forget what was loaded (the timeline asks again when it next opens: relations may have changed). */
-export function resetTimelineRelations(projectId: string): void {
-  byProject.delete(projectId);
-  asked.delete(projectId);
-  timelineRelations.version[projectId] = (timelineRelations.version[projectId] ?? 0) + 1;
-}
-
-/** Load the relations of the given items not asked for yet; failures leave them without arrows. */
-export async function loadTimelineRelations(slug: string, projectId: string, ids: readonly string[]): Promise<void> {
-  const seen = projectMap(asked, projectId, () => new Set<string>());
-  const wanted = ids.filter((id) => !seen.has(id) && !id.startsWith("temp-"));
-  if (!wanted.length) return;
-  for (const id of wanted) seen.add(id);
-  const queue = [...wanted];
+  if (!take(first)) return;
+  const rest = Array.from({ length: Math.max(0, first.total_pages - 1) }, (_, i) => i + 1);
   const worker = async () => {
-    for (let id = queue.shift(); id; id = queue.shift()) {
+    for (let index = rest.shift(); index !== undefined; index = rest.shift()) {
       try {
-        const groups = await api
-          .get(`/api/workspaces/${slug}/projects/${projectId}/issues/${id}/issue-relation/`)
-          .json<Record<string, RelatedLite[] | undefined>>();
-        // A reset while this was in flight: drop the answer (the next opening asks again).
-        if (asked.get(projectId) !== seen) return;
-        projectMap(byProject, projectId, () => new Map()).set(id, {
-          blocking: (groups.blocking ?? []).map((r) => r.id),
-          blockedBy: (groups.blocked_by ?? []).map((r) => r.id),
-        });
-        timelineRelations.version[projectId] = (timelineRelations.version[projectId] ?? 0) + 1;
+        if (!take(await fetchPage(index))) return;
       } catch {
-        // Not fatal: the row shows without its arrows; asked again on the next opening.
+        // This page's arrows stay out; the others still come.
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rest.length) }, worker));
 }

@@ -86,8 +86,6 @@ type Props = {
   /** A row with only one date shows a one-day marker on it (else it counts as undated). */
   singleDayMarkers?: boolean;
   arrows?: readonly TimelineArrow[];
-  /** The ids of the rows on screen, after each scroll (e.g. to load what their arrows need). */
-  onVisibleRowsChange?: (ids: string[]) => void;
   className?: string;
 };
 
@@ -96,6 +94,8 @@ type Drag = { id: string; mode: DragMode; x0: number; start: string; end: string
 type Entry = TimelineEntry<TimelineRow>;
 
 const OVERSCAN = 10;
+/** Narrower bars (px) show their name beside them instead of inside. */
+const LABEL_INSIDE_MIN = 90;
 
 export function Timeline({
   rows,
@@ -111,7 +111,6 @@ export function Timeline({
   undatedApart = false,
   singleDayMarkers = false,
   arrows,
-  onVisibleRowsChange,
   className,
 }: Props) {
   const { t } = useTranslation();
@@ -169,19 +168,6 @@ export function Timeline({
   const virtualRows = virtualizer.getVirtualItems();
   const firstIndex = virtualRows[0]?.index ?? 0;
   const lastIndex = virtualRows[virtualRows.length - 1]?.index ?? -1;
-
-  const visibleKey = `${firstIndex}:${lastIndex}:${entries.length}`;
-  const visibleHandler = useRef(onVisibleRowsChange);
-  visibleHandler.current = onVisibleRowsChange;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reported when the visible span changes
-  useEffect(() => {
-    const ids: string[] = [];
-    for (let i = firstIndex; i <= lastIndex; i++) {
-      const e = entries[i];
-      if (e?.kind === "row") ids.push(e.row.id);
-    }
-    visibleHandler.current?.(ids);
-  }, [visibleKey]);
 
   const scrollToDay = (day: string, smooth: boolean) => {
     const scroller = scrollerRef.current;
@@ -414,6 +400,8 @@ export function Timeline({
               const dates = shownDates(entry, drag, previewDays);
               const active = drag?.id === row.id;
               const geometry = dates ? barGeometry(range, dates.start, dates.end) : null;
+              // A marker, or a bar too short to hold a few letters, names itself to its right.
+              const labelOutside = Boolean(dates?.marker || (geometry && geometry.width < LABEL_INSIDE_MIN));
               const label = dates
                 ? dates.marker
                   ? t("timeline.markerLabel", { name: row.name, day: showDay(dates.start) })
@@ -506,7 +494,7 @@ export function Timeline({
                         {row.progress !== undefined ? (
                           <span className="tl-bar-fill" style={{ width: `${Math.round(row.progress * 100)}%` }} />
                         ) : null}
-                        {dates.marker ? null : <span className="tl-bar-label">{row.name}</span>}
+                        {labelOutside ? null : <span className="tl-bar-label">{row.name}</span>}
                         {editable ? (
                           <>
                             <span
@@ -523,7 +511,7 @@ export function Timeline({
                         ) : null}
                       </div>
                     ) : null}
-                    {dates?.marker && geometry ? (
+                    {labelOutside && geometry ? (
                       <span className="tl-marker-label" style={{ left: geometry.left + geometry.width + 6 }}>
                         {row.name}
                       </span>

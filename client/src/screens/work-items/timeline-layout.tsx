@@ -4,19 +4,14 @@
  * runs from an item's start date to its target date; an item with one of them shows a one-day
  * marker; items without dates are listed after the dated ones and are dated by dragging them onto
  * the chart. Date changes go through updateWorkItemDates (POST issue-dates/, optimistic). Arrows
- * show blocking relations between the rows on screen (loaded per visible item: see
- * stores/timeline-relations).
+ * show blocking relations (loaded from issues-detail/: see stores/timeline-relations), drawn for
+ * the rows on screen.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useSnapshot } from "valtio";
 import { Timeline, type TimelineChangeMode, type TimelineRow } from "../../components/timeline/timeline";
 import type { TimelineScale } from "../../components/timeline/timeline-geometry";
-import {
-  getTimelineRelations,
-  loadTimelineRelations,
-  resetTimelineRelations,
-  timelineRelations,
-} from "../../stores/timeline-relations";
+import { getBlockingPairs, loadTimelineRelations, timelineRelations } from "../../stores/timeline-relations";
 import { getWorkItem, updateWorkItemDates, type WorkItem } from "../../stores/work-items";
 import { StateIcon } from "../work-item/state-icon";
 import { Skeleton } from "../workspace/components/skeleton";
@@ -39,25 +34,15 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
   const rows = useMemo(() => items.map(itemRow), [items]);
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
 
-  // Relations may have changed since the timeline was last open: ask again for the rows shown.
+  // Relations may have changed since the timeline was last open: load them again.
   useEffect(() => {
-    resetTimelineRelations(projectId);
-  }, [projectId]);
+    void loadTimelineRelations(slug, projectId);
+  }, [slug, projectId]);
   const relationsVersion = useSnapshot(timelineRelations).version[projectId] ?? 0;
   const arrows = useMemo(() => {
     void relationsVersion;
-    return blockingArrows(getTimelineRelations(projectId), new Set(byId.keys()));
+    return blockingArrows(getBlockingPairs(projectId), new Set(byId.keys()));
   }, [relationsVersion, projectId, byId]);
-  const visibleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const onVisibleRowsChange = useCallback(
-    (ids: string[]) => {
-      // Once the scroll settles: a fast scroll through 2,000 rows asks for nothing on the way.
-      clearTimeout(visibleTimer.current);
-      visibleTimer.current = setTimeout(() => void loadTimelineRelations(slug, projectId, ids), 200);
-    },
-    [slug, projectId],
-  );
-  useEffect(() => () => clearTimeout(visibleTimer.current), []);
 
   const onChange = useCallback(
     (id: string, dates: { start: string; end: string }, mode: TimelineChangeMode) => {
@@ -110,7 +95,6 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
       undatedApart
       singleDayMarkers
       arrows={arrows}
-      onVisibleRowsChange={onVisibleRowsChange}
     />
   );
 }

@@ -45,25 +45,21 @@ export function changedDates(item: Pick<WorkItem, "start_date" | "target_date">,
 }
 
 /**
- * The blocking arrows between the items shown: each pair once (blocker → blocked), whichever of
- * the two items' relations told it, and only when both items are on the chart.
+ * The blocking arrows between the items shown: each pair once (blocker → blocked), and only when
+ * both items are on the chart.
  */
 export function blockingArrows(
-  relations: ReadonlyMap<string, { blocking: readonly string[]; blockedBy: readonly string[] }>,
+  pairs: readonly { from: string; to: string }[],
   shown: ReadonlySet<string>,
 ): TimelineArrow[] {
   const seen = new Set<string>();
   const out: TimelineArrow[] = [];
-  const add = (from: string, to: string) => {
-    if (from === to || !shown.has(from) || !shown.has(to)) return;
+  for (const { from, to } of pairs) {
+    if (from === to || !shown.has(from) || !shown.has(to)) continue;
     const key = `${from}>${to}`;
-    if (seen.has(key)) return;
+    if (seen.has(key)) continue;
     seen.add(key);
     out.push({ from, to });
-  };
-  for (const [id, r] of relations) {
-    for (const other of r.blocking) add(id, other);
-    for (const other of r.blockedBy) add(other, id);
   }
   return out;
 }
