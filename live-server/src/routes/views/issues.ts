@@ -1,5 +1,6 @@
 /**
- * Work items through views, on the one work-item list (issues/list.ts, readListQuery):
+ * Work items through views, on the one work-item list (issues/list.ts, readListQuery, and the
+ * layout / start_target_date / expand rules of issues/layout.ts):
  * - a project view's items: the project list's conditions, the view's stored filters AND-ed
  *   with the query's;
  * - the workspace list (GET /issues/): every project of the workspace the caller is an active
@@ -12,6 +13,7 @@ import { type DbOrTx, queryRows } from "../../db/client.ts";
 import type { ProjectAccess, WorkspaceAccess } from "../../policies/access.ts";
 import { readListQuery, readListQueryIn, visibleConditions } from "../issues/common.ts";
 import { filterConditions } from "../issues/filters.ts";
+import { applyLayout, attachRelations, wantsRelations } from "../issues/layout.ts";
 import { type ListResponse, listIssuePage } from "../issues/list.ts";
 import type { ViewRow } from "./presenter.ts";
 
@@ -28,9 +30,10 @@ export async function listProjectViewIssues(
   view: ViewRow,
   query: Query,
 ): Promise<ListResponse> {
-  const options = readListQuery(query, access);
+  // Every parameter of the project list: filters, grouping, order, paging, layout, expand.
+  const options = applyLayout(readListQuery(query, access), query);
   const today = calendarDate(new Date(), access.project.timezone);
-  return listIssuePage(db, {
+  const page = await listIssuePage(db, {
     where: [
       ...visibleConditions(access),
       sql`i.archived_at is null`,
@@ -44,6 +47,7 @@ export async function listProjectViewIssues(
     orderBy: options.orderBy,
     cursor: options.cursor,
   });
+  return wantsRelations(query) ? attachRelations(db, page, access.user.id) : page;
 }
 
 const uuidArray = (ids: string[]) =>
@@ -78,12 +82,15 @@ export async function listWorkspaceIssues(db: DbOrTx, ws: WorkspaceAccess, query
   // The workspace list's default order is newest first (product-domain §2), not the board's.
   const withOrder =
     query.order_by === undefined || query.order_by === "" ? { ...query, order_by: "-created_at" } : query;
-  const options = readListQueryIn(withOrder, {
-    // Relative date filters count from the workspace's today.
-    timezone: ws.workspace.timezone,
-    identifier: sql`(select p.identifier from projects p where p.id = i.project_id)`,
-  });
-  return listIssuePage(db, {
+  const options = applyLayout(
+    readListQueryIn(withOrder, {
+      // Relative date filters count from the workspace's today.
+      timezone: ws.workspace.timezone,
+      identifier: sql`(select p.identifier from projects p where p.id = i.project_id)`,
+    }),
+    query,
+  );
+  const page = await listIssuePage(db, {
     where: [
       sql`i.workspace_id = ${ws.workspace.id}::uuid`,
       await workspaceVisibility(db, ws),
@@ -99,4 +106,5 @@ export async function listWorkspaceIssues(db: DbOrTx, ws: WorkspaceAccess, query
     orderBy: options.orderBy,
     cursor: options.cursor,
   });
+  return wantsRelations(query) ? attachRelations(db, page, ws.user.id) : page;
 }

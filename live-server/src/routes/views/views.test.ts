@@ -405,6 +405,12 @@ describe("the view's work items", () => {
     expect(page.json()).toMatchObject({ total_count: 3, next_page_results: true });
     const searched = await client(t.app, f.w.member).get(`${url}?search=two`);
     expect(ids(searched.json().results)).toEqual([q.id]);
+    const timeline = await client(t.app, f.w.member).get(
+      `${url}?layout=gantt_chart&group_by=priority&expand=issue_relation`,
+    );
+    expect(timeline.json().grouped_by).toBeNull();
+    expect(timeline.json().results[0].issue_relation).toEqual([]);
+    expect((await client(t.app, f.w.member).get(`${url}?layout=table`)).statusCode).toBe(400);
   });
 
   it("keeps a restricted guest to their own items, and refuses 401, 404 and bad queries (400)", async () => {

@@ -198,6 +198,13 @@ describe("GET /issues/ (the workspace list)", () => {
     const byState = await list(f.w.member, "?group_by=state&sub_group_by=priority");
     expect(byState.sub_grouped_by).toBe("priority");
 
+    // The layout rules and expand of the project list apply here too.
+    const calendar = await list(f.w.member, "?layout=calendar&group_by=priority");
+    expect(calendar.grouped_by).toBe("target_date");
+    const timeline = await list(f.w.member, "?layout=gantt_chart&group_by=priority&expand=issue_relation");
+    expect(timeline.grouped_by).toBeNull();
+    expect(timeline.results[0].issue_relation).toEqual([]);
+
     const first = await list(f.w.member, "?per_page=3");
     expect(first).toMatchObject({ total_count: 4, count: 3, next_page_results: true, total_pages: 2 });
     const second = await list(f.w.member, `?cursor=${first.next_cursor}`);
