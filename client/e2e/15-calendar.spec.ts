@@ -209,6 +209,13 @@ test.describe
       await expect(card(page, "2030-03-19", "Write the brief")).toBeFocused();
       await page.keyboard.press("Escape");
       await expect(day(page, "2030-03-19")).toBeFocused();
+      // "c" on a focused day opens the create modal with that day as the due date.
+      await page.keyboard.press("c");
+      const dialog = page.getByRole("dialog", { name: "Create work item" });
+      await expect(dialog).toBeVisible();
+      await expect(dialog.getByRole("button", { name: /Mar 19, 2030/ })).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
 
       await calendar.getByRole("button", { name: "Today" }).click();
       await expect(page).not.toHaveURL(/date=2030/);

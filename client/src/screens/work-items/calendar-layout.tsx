@@ -8,7 +8,8 @@
  * or week is kept in the URL (?date=yyyy-MM-dd) so a reload or a shared link shows the same period.
  *
  * Keyboard: the grid is one Tab stop (roving focus); arrows move between days (past the edge they
- * move the period), Enter goes into the day (its first card, or the quick add of an empty day).
+ * move the period), Enter goes into the day (its first card, or the quick add of an empty day),
+ * Escape from a card comes back to the day, "c" on a day opens the create modal due that day.
  * Phones (<768 px) get the week as an agenda — one row per day, full-width cards — since a month's
  * 7 columns leave a phone no room for names; there the month/week switch is hidden and dragging is
  * off (the peek's due date picker changes a date).
@@ -148,6 +149,12 @@ export function CalendarLayout({ items, display }: { items: readonly WorkItem[];
     if (step) {
       event.preventDefault();
       moveFocus(stepDay(date, step, showWeekends));
+    } else if (event.key === "c" && quickAddAllowed && !event.metaKey && !event.ctrlKey && !event.altKey) {
+      // The board's "c" opens the create modal; on a focused day the new item is due that day.
+      // Stopping the event here keeps it from the board's window listener.
+      event.preventDefault();
+      event.stopPropagation();
+      ctx.openCreate({ target_date: date });
     } else if (event.key === "Enter") {
       event.preventDefault();
       const inner = event.currentTarget.querySelector<HTMLElement>(".cal-card, .cal-more");
