@@ -1,0 +1,66 @@
+/**
+ * Live: a member with the project channel open sees another member's view appear, change and
+ * go (view.created / view.updated / view.deleted through a real Hocuspocus provider on
+ * project.{id}); a private view reaches the channel as its id, access and owner only.
+ */
+import { projectChannelName } from "@tideline/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client } from "../../../test/harness.ts";
+import { eventually, type LiveServer, openTab, startLiveServer, synced, type Tab } from "../../live/test-support.ts";
+import { createFixture, type Fixture } from "../issues/test-support.ts";
+
+let s: LiveServer;
+let f: Fixture;
+const tabs: Tab[] = [];
+
+beforeAll(async () => {
+  s = await startLiveServer();
+  f = await createFixture(s);
+});
+
+afterAll(async () => {
+  for (const t of tabs) t.destroy();
+  await s.close();
+});
+
+describe("views over the project channel", () => {
+  it("created, changed, made private and deleted by another member", async () => {
+    const tab = openTab(s.url, f.w.member);
+    tabs.push(tab);
+    const channel = tab.open(projectChannelName(f.project.id));
+    await synced(channel);
+    const seen = (type: string, id: string) =>
+      eventually(() => {
+        const found = channel.messages.filter((m) => m.event.type === type && m.event.entity_id === id);
+        if (!found.length) throw new Error(`no ${type} yet`);
+        return found[found.length - 1] as (typeof channel.messages)[number];
+      });
+
+    const admin = client(s.app, f.w.admin);
+    const view = (
+      await admin.post(`${f.project.url}/views/`, { name: "Shared", filters: { priority: ["high"] } })
+    ).json();
+    const created = await seen("view.created", view.id);
+    expect(created.event).toMatchObject({
+      project_id: f.project.id,
+      actor_id: f.w.admin.id,
+      data: { id: view.id, name: "Shared", filters: { priority: ["high"] }, access: 1 },
+    });
+    expect(created.event.data).not.toHaveProperty("is_favorite");
+
+    await admin.post(`${f.project.url}/views/${view.id}/access/`, { access: 0 });
+    const hidden = await seen("view.updated", view.id);
+    expect(hidden.event.data).toEqual({
+      id: view.id,
+      workspace_id: f.w.workspaceId,
+      project_id: f.project.id,
+      access: 0,
+      owned_by: f.w.admin.id,
+      updated_at: expect.any(String),
+    });
+
+    await admin.delete(`${f.project.url}/views/${view.id}/`);
+    const deleted = await seen("view.deleted", view.id);
+    expect(deleted.event.data).not.toHaveProperty("name");
+  });
+});
