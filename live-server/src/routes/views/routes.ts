@@ -4,13 +4,13 @@
  * every call, its shape and the choices where the spec is silent.
  *
  * Project views (…/projects/:projectId/):
- * - GET, POST views/; GET, PATCH, DELETE views/:viewId/; GET views/:viewId/issues/;
+ * - GET, POST views/; GET, PATCH (or PUT), DELETE views/:viewId/; GET views/:viewId/issues/;
  * - POST, DELETE views/:viewId/lock/ (lock / unlock); POST views/:viewId/access/ {access};
  * - POST, DELETE views/:viewId/publish/ (sets / clears anchor);
  * - POST, DELETE views/:viewId/archive/ (archive / restore); GET archived-views/;
  * - POST user-favorite-views/ {view}; DELETE user-favorite-views/:viewId/.
  * Workspace views (/api/workspaces/:slug/):
- * - GET, POST views/; GET, PATCH, DELETE views/:viewId/; POST, DELETE views/:viewId/lock/;
+ * - GET, POST views/; GET, PATCH (or PUT), DELETE views/:viewId/; POST, DELETE views/:viewId/lock/;
  *   POST views/:viewId/access/;
  * - GET issues/ (every project the caller can see; the built-in views are filters on it);
  * - GET, POST workspace-views/ (the caller's own workspace view_props, as the reference).
@@ -83,11 +83,14 @@ export async function viewsRoutes(app: FastifyInstance): Promise<void> {
       return presentOne(db, await getView(db, scope, request.params.viewId), scope.userId);
     });
 
-    app.patch<{ Params: P }>(`${base}/:viewId/`, async (request) => {
-      const scope = await scopeOf(request);
-      const body = parse(viewBody, request.body);
-      return updateView(app.ctx, eventOrigin(request), scope, request.params.viewId, body, request.body);
-    });
+    // PUT as PATCH (the reference routes both to its update; only what is sent changes).
+    for (const method of ["put", "patch"] as const) {
+      app[method]<{ Params: P }>(`${base}/:viewId/`, async (request) => {
+        const scope = await scopeOf(request);
+        const body = parse(viewBody, request.body);
+        return updateView(app.ctx, eventOrigin(request), scope, request.params.viewId, body, request.body);
+      });
+    }
 
     app.delete<{ Params: P }>(`${base}/:viewId/`, async (request, reply: FastifyReply) => {
       const scope = await scopeOf(request);

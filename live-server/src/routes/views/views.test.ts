@@ -181,7 +181,7 @@ describe("private views", () => {
 });
 
 describe("change and delete", () => {
-  it("lets the owner and a project admin change a view, with view.updated; filters are replaced whole", async () => {
+  it("lets the owner and a project admin change a view (PATCH, PUT), with view.updated; filters replaced whole", async () => {
     const view = await createView({ filters: { priority: ["urgent"], state_group: ["started"] } });
     const own = await client(t.app, f.w.member).patch(`${f.project.url}/views/${view.id}/`, {
       name: "Renamed",
@@ -192,10 +192,11 @@ describe("change and delete", () => {
     expect(own.json()).toMatchObject({ name: "Renamed", filters: { priority: ["low"] } });
     expect(own.json().filters).not.toHaveProperty("state_group");
     expect(own.json().display_filters.layout).toBe("spreadsheet");
-    const admin = await client(t.app, f.w.admin).patch(`${f.project.url}/views/${view.id}/`, {
+    const admin = await client(t.app, f.w.admin).put(`${f.project.url}/views/${view.id}/`, {
       description: "By admin",
     });
     expect(admin.statusCode).toBe(200);
+    expect(admin.json()).toMatchObject({ description: "By admin", name: "Renamed" });
     expect(eventsOf(f, "view.updated", view.id)).toHaveLength(2);
   });
 

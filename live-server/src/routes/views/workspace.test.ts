@@ -186,6 +186,19 @@ describe("GET /issues/ (the workspace list)", () => {
     expect(ids(searched.results)).toEqual([shown.id]);
   });
 
+  it("serves the built-in views as filters: assigned, created, subscribed", async () => {
+    const mine = await createIssue(t, f.w.admin, open.url, { name: "For the member", assignee_ids: [f.w.member.id] });
+    const assigned = await list(f.w.member, `?assignees=${f.w.member.id}`);
+    expect(ids(assigned.results)).toEqual([mine.id]);
+    const created = await list(f.w.admin, `?created_by=${f.w.admin.id}`);
+    expect(ids(created.results)).toEqual(expect.arrayContaining([hiddenSecret.id, mine.id]));
+    expect(ids(created.results)).not.toContain(shown.id);
+    // The assignee is subscribed automatically.
+    const subscribed = await list(f.w.member, `?subscriber=${f.w.member.id}`);
+    expect(ids(subscribed.results)).toContain(mine.id);
+    await t.db.update(issues).set({ deletedAt: new Date() }).where(eq(issues.id, mine.id));
+  });
+
   it("groups (by project, by priority) and pages", async () => {
     const byProject = await list(f.w.member, "?group_by=project");
     expect(byProject.grouped_by).toBe("project_id");
