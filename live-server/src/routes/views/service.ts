@@ -15,11 +15,12 @@
  * - a locked view refuses every PATCH (400 VIEW_LOCKED, the reference's rule) until unlocked;
  *   locking a locked view is 400 VIEW_ALREADY_LOCKED; unlocking an unlocked one is a no-op;
  * - an archived view refuses changes (400 VIEW_ARCHIVED) and loses its favorites;
- * - a private view cannot be published (400 VIEW_PRIVATE); turning a view private unpublishes it;
+ * - a private view cannot be published (400 VIEW_PRIVATE); turning a view private unpublishes it
+ *   and removes other people's favorites of it;
  * - every change emits view.created / view.updated / view.deleted (presenter.ts viewEventData).
  */
 import { ROLE } from "@tideline/shared";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, type SQL } from "drizzle-orm";
 import { randomToken } from "../../auth/crypto.ts";
 import type { AppContext } from "../../context.ts";
 import type { DbOrTx, Tx } from "../../db/client.ts";
@@ -228,6 +229,13 @@ async function changeView(
       await tx
         .delete(userFavorites)
         .where(and(eq(userFavorites.entityType, VIEW_FAVORITE), eq(userFavorites.entityIdentifier, row.id)));
+    }
+    if (row.access === VIEW_ACCESS.private && current.access !== VIEW_ACCESS.private) {
+      // Others can no longer see it: their stars on it would point at nothing.
+      const others = row.ownedById ? ne(userFavorites.userId, row.ownedById) : undefined;
+      await tx
+        .delete(userFavorites)
+        .where(and(eq(userFavorites.entityType, VIEW_FAVORITE), eq(userFavorites.entityIdentifier, row.id), others));
     }
     // Turning a view private: members who held it learn it is gone for them (viewEventData).
     return emitted(tx, emit, "view.updated", row, scope.userId);

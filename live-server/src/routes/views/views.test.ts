@@ -157,12 +157,18 @@ describe("private views", () => {
     expect(event?.data).not.toHaveProperty("filters");
   });
 
-  it("switch with access/: public → private hides it, private → public shows it", async () => {
+  it("switch with access/: public → private hides it (others' favorites go), private → public shows it", async () => {
     const view = await createView();
+    await client(t.app, f.w.outsider).post(`${f.project.url}/user-favorite-views/`, { view: view.id });
+    await client(t.app, f.w.member).post(`${f.project.url}/user-favorite-views/`, { view: view.id });
+    expect(await countFavorites(view.id)).toBe(2);
     const hide = await client(t.app, f.w.member).post(`${f.project.url}/views/${view.id}/access/`, { access: 0 });
     expect(hide.statusCode, hide.body).toBe(200);
     expect(hide.json().access).toBe(0);
     expect((await client(t.app, f.w.outsider).get(`${f.project.url}/views/${view.id}/`)).statusCode).toBe(404);
+    // The owner keeps their own star.
+    expect(await countFavorites(view.id)).toBe(1);
+    expect(hide.json().is_favorite).toBe(true);
     const show = await client(t.app, f.w.member).post(`${f.project.url}/views/${view.id}/access/`, { access: 1 });
     expect(show.json().access).toBe(1);
     expect((await client(t.app, f.w.outsider).get(`${f.project.url}/views/${view.id}/`)).statusCode).toBe(200);
@@ -353,7 +359,10 @@ describe("favorites", () => {
     expect(second.statusCode).toBe(200);
     expect(await countFavorites(view.id)).toBe(1);
     const list = (await client(t.app, f.w.member).get(`${f.project.url}/views/`)).json() as View[];
-    expect(list[0]).toMatchObject({ id: view.id, is_favorite: true });
+    expect(list.find((v) => v.id === view.id)?.is_favorite).toBe(true);
+    // Favorites first, whatever their names.
+    const flags = list.map((v) => v.is_favorite);
+    expect(flags).toEqual([...flags].sort((a, b) => Number(b) - Number(a)));
     // Another member's list does not show the member's favorite.
     const other = (await client(t.app, f.w.outsider).get(`${f.project.url}/views/`)).json() as View[];
     expect(other.find((v) => v.id === view.id)?.is_favorite).toBe(false);
