@@ -75,6 +75,8 @@ export function WorkspaceViewsScreen() {
   const viewList = viewsSnap.bySlug[slug];
   const projectList = (useSnapshot(projects).bySlug[slug] ?? []) as Project[];
   const people = (useSnapshot(members).bySlug[slug] ?? []) as WorkspaceMember[];
+  // Only projects the user is in have items here (membership decides, views README).
+  const memberProjects = useMemo(() => projectList.filter((p) => p.is_member), [projectList]);
   const builtIn = isBuiltInView(viewId) ? viewId : null;
   const canCreate = (role ?? 0) >= ROLE.member;
 
@@ -170,7 +172,7 @@ export function WorkspaceViewsScreen() {
               filters={current.filters}
               onChange={(filters) => setDraft({ filters })}
               fixedKey={builtIn ? builtInKey(builtIn) : null}
-              projects={projectList}
+              projects={memberProjects}
               people={people}
               disabled={locked}
             />
