@@ -1,5 +1,6 @@
 import type { RouteObject } from "react-router";
 import { cycleRoutes } from "../cycles/routes";
+import { memberProfileRoutes } from "../member-profile/routes";
 import { moduleRoutes } from "../modules/routes";
 import { pageRoutes } from "../pages/routes";
 
@@ -40,6 +41,7 @@ export const workspaceRoutes: RouteObject[] = [
       ...pageRoutes,
       ...cycleRoutes,
       ...moduleRoutes,
+      ...memberProfileRoutes,
       {
         path: "browse/:workItemKey/",
         lazy: async () => ({ Component: (await import("../work-item/work-item-page")).WorkItemPage }),

@@ -21,6 +21,7 @@ import {
   StarOff,
   User,
   UserPlus,
+  UserRound,
   Users,
   X,
 } from "lucide-react";
@@ -440,6 +441,15 @@ function WorkspaceSwitcher({ collapsed }: { collapsed: boolean }) {
             <DropdownMenu.Item className="menu-item" onSelect={() => navigate(`/${slug}/settings/members/?invite=1`)}>
               <UserPlus size={14} />
               {t("workspace.switcher.invite")}
+            </DropdownMenu.Item>
+          ) : null}
+          {sessionSnap.user ? (
+            <DropdownMenu.Item
+              className="menu-item"
+              onSelect={() => navigate(`/${slug}/profile/${sessionSnap.user?.id}/`)}
+            >
+              <UserRound size={14} />
+              {t("memberProfile.yourWork")}
             </DropdownMenu.Item>
           ) : null}
           <DropdownMenu.Item className="menu-item" onSelect={() => navigate("/profile/")}>

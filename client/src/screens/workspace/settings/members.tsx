@@ -2,7 +2,7 @@ import { ROLE } from "@tideline/shared";
 import { Ellipsis, Mail, RotateCw, Search, UserMinus, UserPlus, Users, X } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Avatar, Banner, Button, EmptyState, Modal, ModalFooter } from "../../../components/ui";
@@ -119,7 +119,14 @@ export function WorkspaceMembersSettings() {
                   <Avatar name={memberName(m.member)} src={m.member.avatar_url} size={30} />
                   <div className="member-info">
                     <span className="member-name">
-                      {memberName(m.member)}
+                      <Link
+                        to={`/${slug}/profile/${m.member.id}/`}
+                        // The name reads as text; hovering underlines it as a link (global a:hover).
+                        style={{ color: "inherit" }}
+                        title={t("memberProfile.membersLink", { name: memberName(m.member) })}
+                      >
+                        {memberName(m.member)}
+                      </Link>
                       {isMe ? <span className="badge you-badge">{t("workspace.common.you")}</span> : null}
                     </span>
                     <span className="member-email">{m.member.email}</span>

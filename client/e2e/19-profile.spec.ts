@@ -1,0 +1,131 @@
+/**
+ * Each member's own work (issue 11): Alice opens "Your work" from the workspace menu and finds
+ * her numbers as the server counts them (assigned, created, completed, overdue) and her assigned
+ * work by state group; the Assigned tab lists those items across projects, filters by priority
+ * and opens one; from the workspace members list she opens Bob's profile (his role, his one item,
+ * his activity). The spec signs up its own users, workspace and project through the API.
+ */
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const alice = { email: "alice@profile.test", password: "Amber-lighthouse-58", first: "Alice", last: "Maker" };
+const bob = { email: "bob@profile.test", password: "Silver-orchard-fox-19", first: "Bob", last: "Helper" };
+
+function day(offset: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + offset);
+  return d.toISOString().slice(0, 10);
+}
+
+test.describe
+  .serial("member profile", () => {
+    test.describe.configure({ timeout: 90_000 });
+
+    let context: BrowserContext;
+    let page: Page;
+    let api: WorkItemsApi;
+    let f: Fixture;
+    let aliceId = "";
+    let bobId = "";
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      context = await browser.newContext({ baseURL: origin });
+      const bobContext = await browser.newContext({ baseURL: origin });
+      page = await context.newPage();
+      const bobPage = await bobContext.newPage();
+      api = new WorkItemsApi(page, origin);
+      const apiB = new WorkItemsApi(bobPage, origin);
+      await api.ensureInstance({
+        email: "ada@acme.test",
+        password: "Harbour-lantern-42",
+        firstName: "Ada",
+        company: "Acme Labs",
+      });
+      await api.signUp(alice.email, alice.password, alice.first, alice.last);
+      f = await api.createWorkspaceAndProject("profile-e2e", "Profile", "PF");
+      await apiB.signUp(bob.email, bob.password, bob.first, bob.last);
+      await api.invite(f.slug, bob.email);
+      await apiB.acceptInvitations();
+      aliceId = (await api.me()).id;
+      bobId = (await apiB.me()).id;
+      await api.addProjectMember(f, bobId);
+      await bobContext.close();
+
+      const state = (group: string) => f.states.find((s) => s.group === group)?.id;
+      await api.createWorkItem(f, { name: "Ship the beta", assignee_ids: [aliceId], priority: "urgent" });
+      await api.createWorkItem(f, {
+        name: "Fix the login",
+        assignee_ids: [aliceId],
+        priority: "high",
+        target_date: day(-1),
+      });
+      await api.createWorkItem(f, { name: "Write the docs", assignee_ids: [aliceId], state_id: state("completed") });
+      await api.createWorkItem(f, { name: "Review the plan", assignee_ids: [bobId], priority: "low" });
+    });
+
+    test.afterAll(async () => {
+      await context?.close();
+    });
+
+    test("Your work opens my profile with the counts of my items", async () => {
+      await page.goto(`/${f.slug}/`);
+      await page.getByRole("button", { name: /Workspace menu/ }).click();
+      await page.getByRole("menuitem", { name: "Your work" }).click();
+      await expect(page).toHaveURL(new RegExp(`/${f.slug}/profile/${aliceId}/$`));
+      await expect(page.getByRole("heading", { name: "Your work" })).toBeVisible();
+
+      // The tiles say what the server's list of my items says.
+      const assigned = await api.get<{ total_count: number }>(
+        `/api/workspaces/${f.slug}/user-issues/${aliceId}/?type=assigned`,
+      );
+      expect(assigned.total_count).toBe(3);
+      await expect(page.getByTestId("profile-count-assigned")).toHaveText("3");
+      await expect(page.getByTestId("profile-count-created")).toHaveText("4");
+      await expect(page.getByTestId("profile-count-completed")).toHaveText("1");
+      await expect(page.getByTestId("profile-count-overdue")).toHaveText("1");
+      await expect(page.getByTestId("profile-group-completed")).toContainText("1");
+      // The card: my role and my work in the project.
+      await expect(page.getByTestId("profile-role")).toHaveText("Admin");
+      await expect(page.getByTestId("profile-project")).toContainText("Profile");
+    });
+
+    test("the Assigned tab lists my items, filters by priority and opens one", async () => {
+      await page.getByRole("link", { name: "Assigned", exact: true }).click();
+      await expect(page).toHaveURL(/\/assigned\/$/);
+      const rows = page.getByTestId("profile-issue-row");
+      await expect(rows).toHaveCount(3);
+      await expect(rows.first()).toContainText("PF-3");
+      await expect(page.getByTestId("profile-list-count")).toHaveText("3 work items");
+
+      await page.getByRole("button", { name: "Filters" }).click();
+      await page.getByRole("menuitemcheckbox", { name: "Urgent" }).click();
+      await page.keyboard.press("Escape");
+      await expect(page).toHaveURL(/priority=urgent/);
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText("Ship the beta");
+
+      // Keyboard: the row is a link; Enter opens the item's page.
+      await rows.first().focus();
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(new RegExp(`/${f.slug}/browse/PF-1/$`));
+      await expect(page.getByText("Ship the beta").first()).toBeVisible();
+    });
+
+    test("a member's name in the members list opens their profile", async () => {
+      await page.goto(`/${f.slug}/settings/members/`);
+      await page.getByRole("link", { name: "Bob Helper" }).click();
+      await expect(page).toHaveURL(new RegExp(`/${f.slug}/profile/${bobId}/$`));
+      await expect(page.getByRole("heading", { name: "Bob Helper" }).first()).toBeVisible();
+      await expect(page.getByTestId("profile-role")).toHaveText("Member");
+      await expect(page.getByTestId("profile-count-assigned")).toHaveText("1");
+      await expect(page.getByTestId("profile-count-created")).toHaveText("0");
+
+      await page.getByRole("link", { name: "Assigned", exact: true }).click();
+      await expect(page.getByTestId("profile-issue-row")).toHaveCount(1);
+      await expect(page.getByTestId("profile-issue-row")).toContainText("Review the plan");
+      // Bob has changed nothing himself: his history is empty, and it says so.
+      await page.getByRole("link", { name: "Activity", exact: true }).click();
+      await expect(page.getByText("No activity from Bob Helper yet.")).toBeVisible();
+    });
+  });
