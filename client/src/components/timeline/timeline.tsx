@@ -184,56 +184,63 @@ export function Timeline({
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the scale changes
   useLayoutEffect(() => scrollToDay(today, false), [scale]);
 
-  // Dragging a bar: the window follows the pointer, so leaving the bar doesn't end the drag.
-  const dragKey = drag ? `${drag.id}:${drag.mode}` : null;
-  const handlers = useRef({ onChange, onOpen });
-  handlers.current = { onChange, onOpen };
-  useEffect(() => {
-    if (!dragKey) return;
-    const move = (e: PointerEvent) => {
-      const current = dragRef.current;
-      if (!current) return;
-      const days = deltaDays(range, e.clientX - current.x0);
-      if (!current.moved && Math.abs(e.clientX - current.x0) > 3) {
-        const next = { ...current, moved: true };
-        dragRef.current = next;
-        setDrag(next);
-      }
-      // Only whole days repaint: a pointer move within a day changes nothing.
-      setPreviewDays(days);
-    };
-    const up = (e: PointerEvent) => {
-      const current = dragRef.current;
-      dragRef.current = null;
-      setDrag(null);
-      setPreviewDays(0);
-      if (!current) return;
-      const days = deltaDays(range, e.clientX - current.x0);
-      if (!current.moved && days === 0) {
-        if (current.mode === "move") handlers.current.onOpen?.(current.id);
-        return;
-      }
-      if (days === 0) return;
-      handlers.current.onChange(current.id, draggedDates(current.mode, current.start, current.end, days), current.mode);
-    };
-    window.addEventListener("pointermove", move);
-    window.addEventListener("pointerup", up);
-    window.addEventListener("pointercancel", up);
-    return () => {
-      window.removeEventListener("pointermove", move);
-      window.removeEventListener("pointerup", up);
-      window.removeEventListener("pointercancel", up);
-    };
-  }, [dragKey, range]);
+  // Dragging a bar: the window follows the pointer, so leaving the bar doesn't end the drag. The
+  // listeners go on at the press itself (not in an effect after the next render), so a quick
+  // press-move-release is never missed.
+  const handlers = useRef({ onChange, onOpen, range });
+  handlers.current = { onChange, onOpen, range };
+  const stopDrag = useRef<(() => void) | null>(null);
+  useEffect(() => () => stopDrag.current?.(), []);
 
   const startDrag =
     (row: TimelineRow, dates: { start: string; end: string }, mode: DragMode) => (e: ReactPointerEvent) => {
       if (!editable || e.button !== 0) return;
       e.preventDefault();
       e.stopPropagation();
-      const next: Drag = { id: row.id, mode, x0: e.clientX, start: dates.start, end: dates.end, moved: false };
-      dragRef.current = next;
-      setDrag(next);
+      stopDrag.current?.();
+      const first: Drag = { id: row.id, mode, x0: e.clientX, start: dates.start, end: dates.end, moved: false };
+      dragRef.current = first;
+      setDrag(first);
+      const move = (ev: PointerEvent) => {
+        const current = dragRef.current;
+        if (!current) return;
+        if (!current.moved && Math.abs(ev.clientX - current.x0) > 3) {
+          const next = { ...current, moved: true };
+          dragRef.current = next;
+          setDrag(next);
+        }
+        // Only whole days repaint: a pointer move within a day changes nothing.
+        setPreviewDays(deltaDays(handlers.current.range, ev.clientX - current.x0));
+      };
+      const up = (ev: PointerEvent) => {
+        stop();
+        const current = dragRef.current;
+        dragRef.current = null;
+        setDrag(null);
+        setPreviewDays(0);
+        if (!current) return;
+        const days = ev.type === "pointerup" ? deltaDays(handlers.current.range, ev.clientX - current.x0) : 0;
+        if (!current.moved && days === 0) {
+          if (current.mode === "move" && ev.type === "pointerup") handlers.current.onOpen?.(current.id);
+          return;
+        }
+        if (days === 0) return;
+        handlers.current.onChange(
+          current.id,
+          draggedDates(current.mode, current.start, current.end, days),
+          current.mode,
+        );
+      };
+      const stop = () => {
+        window.removeEventListener("pointermove", move);
+        window.removeEventListener("pointerup", up);
+        window.removeEventListener("pointercancel", up);
+        stopDrag.current = null;
+      };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up);
+      window.addEventListener("pointercancel", up);
+      stopDrag.current = stop;
     };
 
   const dayAt = (clientX: number, clientY: number): string | null => {
