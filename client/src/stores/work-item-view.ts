@@ -45,7 +45,11 @@ export const workItemView = defineStore(() => ({
 }));
 
 /** Which board the settings belong to: the project's, one cycle's or one module's. */
-export type ViewScope = { kind: "project" } | { kind: "cycle"; cycleId: string } | { kind: "module"; moduleId: string };
+export type ViewScope =
+  | { kind: "project" }
+  | { kind: "cycle"; cycleId: string }
+  | { kind: "module"; moduleId: string }
+  | { kind: "epics" };
 
 /**
  * The key of a board's settings: the project id for the project board, `{projectId}/cycles/{id}`
@@ -55,11 +59,17 @@ export type ViewScope = { kind: "project" } | { kind: "cycle"; cycleId: string }
 export function viewKeyOf(projectId: string, scope: ViewScope): string {
   if (scope.kind === "cycle") return `${projectId}/cycles/${scope.cycleId}`;
   if (scope.kind === "module") return `${projectId}/modules/${scope.moduleId}`;
+  if (scope.kind === "epics") return `${projectId}/${EPICS_KEY}`;
   return projectId;
 }
 
+/** The epics list's settings live at epics-user-properties/ (the server keeps them apart). */
+const EPICS_KEY = "epics";
+
 /** The user-properties call of a view key. */
 export function viewPath(slug: string, viewKey: string): string {
+  if (viewKey.endsWith(`/${EPICS_KEY}`))
+    return `/api/workspaces/${slug}/projects/${viewKey.slice(0, -EPICS_KEY.length - 1)}/epics-user-properties/`;
   return `/api/workspaces/${slug}/projects/${viewKey}/user-properties/`;
 }
 

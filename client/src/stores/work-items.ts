@@ -69,7 +69,7 @@ export type WorkItemPatch = Partial<{
   module_ids: string[];
 }>;
 
-export type WorkItemInput = WorkItemPatch & { name: string };
+export type WorkItemInput = WorkItemPatch & { name: string; is_epic?: boolean };
 
 /** Bulk properties: state, priority, dates, estimate and cycle are set; assignees, labels and modules are added. */
 export type BulkProperties = Partial<{
@@ -227,18 +227,68 @@ type SyncPage = { results: WorkItem[]; count: number; next_cursor: string | null
 
 const SYNC_PAGE = 500;
 
-async function fetchSync(slug: string, projectId: string, since?: string): Promise<WorkItem[]> {
+async function fetchSyncOf(
+  slug: string,
+  projectId: string,
+  type: "issues" | "epics",
+  since?: string,
+): Promise<WorkItem[]> {
   const out: WorkItem[] = [];
   let cursor: string | null = null;
   do {
     const searchParams: Record<string, string> = { per_page: String(SYNC_PAGE) };
     if (cursor) searchParams.cursor = cursor;
     if (since) searchParams.updated_at__gt = since;
-    const page: SyncPage = await api.get(`${base(slug, projectId)}/v2/issues/`, { searchParams }).json<SyncPage>();
+    const page: SyncPage = await api.get(`${base(slug, projectId)}/v2/${type}/`, { searchParams }).json<SyncPage>();
     out.push(...page.results);
     cursor = page.next_page_results ? page.next_cursor : null;
   } while (cursor);
   return out;
+}
+
+/**
+ * Projects whose epics live in the cache too. v2/issues/ leaves epics out, and most screens never
+ * need them, so an epics screen opts its project in (loadProjectEpics); from then on every load
+ * and refresh of the project also reads v2/epics/. (Epics changed elsewhere reach the cache
+ * through the live layer either way, which is why the project board filters them out by scope.)
+ */
+const withEpics = new Set<string>();
+
+async function fetchSync(slug: string, projectId: string, since?: string): Promise<WorkItem[]> {
+  const [items, epics] = await Promise.all([
+    fetchSyncOf(slug, projectId, "issues", since),
+    withEpics.has(projectId) ? fetchSyncOf(slug, projectId, "epics", since) : Promise.resolve([]),
+  ]);
+  return epics.length ? [...items, ...epics] : items;
+}
+
+const epicsLoading = new Map<string, Promise<void>>();
+
+/** Are the project's epics in the cache (loadProjectEpics done)? */
+export function epicsLoaded(projectId: string): boolean {
+  return withEpics.has(projectId);
+}
+
+/**
+ * Put a project's epics in its cache (once; the project's later refreshes keep them current).
+ * A project without epics (404) is not opted in, so its refreshes keep working.
+ */
+export function loadProjectEpics(slug: string, projectId: string): Promise<void> {
+  if (withEpics.has(projectId)) return Promise.resolve();
+  const running = epicsLoading.get(projectId);
+  if (running) return running;
+  // After a full load already running (it would clear the project's map, epics and all).
+  const before = loading.get(projectId)?.catch(() => undefined) ?? Promise.resolve();
+  const promise = before
+    .then(() => fetchSyncOf(slug, projectId, "epics"))
+    .then((epics) => {
+      withEpics.add(projectId);
+      for (const epic of epics) if (!epic.is_draft && !pending.has(epic.id)) put(epic);
+      bump([projectId]);
+    })
+    .finally(() => epicsLoading.delete(projectId));
+  epicsLoading.set(projectId, promise);
+  return promise;
 }
 
 const loading = new Map<string, Promise<void>>();
@@ -403,7 +453,7 @@ export async function createWorkItem(
       completed_at: null,
       archived_at: null,
       is_draft: false,
-      is_epic: false,
+      is_epic: input.is_epic ?? false,
       type_id: null,
       cycle_id: input.cycle_id ?? null,
       module_ids: input.module_ids ?? [],
@@ -422,7 +472,11 @@ export async function createWorkItem(
   }
   try {
     const created = await api
-      .post(`${base(slug, projectId)}/issues/`, { json: input, headers: mutationHeaders() })
+      // An epic is created through the epics list (POST epics/ makes it an epic).
+      .post(`${base(slug, projectId)}/${input.is_epic ? "epics" : "issues"}/`, {
+        json: input,
+        headers: mutationHeaders(),
+      })
       .json<WorkItem>();
     if (tempId) drop(tempId);
     put(created);

@@ -42,7 +42,12 @@ export type ProjectFeature = keyof typeof PROJECT_FEATURES;
  * issue_views_view, intake → inbox_view, epics → is_epic_enabled, time tracking →
  * is_time_tracking_enabled (a paid feature besides: see projects/service.ts).
  */
-export const AVAILABLE_PROJECT_FEATURES: readonly ProjectFeature[] = ["cycle_view", "module_view", "page_view"];
+export const AVAILABLE_PROJECT_FEATURES: readonly ProjectFeature[] = [
+  "cycle_view",
+  "module_view",
+  "page_view",
+  "is_epic_enabled",
+];
 
 export function isProjectFeatureAvailable(feature: ProjectFeature): boolean {
   return AVAILABLE_PROJECT_FEATURES.includes(feature);

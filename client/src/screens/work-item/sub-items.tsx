@@ -19,7 +19,8 @@ import { StateIcon } from "./state-icon";
 import { browsePath, useDetail, useDetailContext, useProjectMeta } from "./use-detail";
 import { Widget } from "./widget";
 
-export function SubItems({ workItemId }: { workItemId: string }) {
+/** `epic`: the item is an epic, whose children read as its work items rather than sub-items. */
+export function SubItems({ workItemId, epic = false }: { workItemId: string; epic?: boolean }) {
   const { t } = useTranslation();
   const ctx = useDetailContext();
   const detail = useDetail(workItemId);
@@ -33,11 +34,13 @@ export function SubItems({ workItemId }: { workItemId: string }) {
         trigger={
           <Button variant="ghost" size="sm">
             <Plus size={14} aria-hidden />
-            {t("workItem.subItems.add")}
+            {epic ? t("epics.children.add") : t("workItem.subItems.add")}
           </Button>
         }
       >
-        <MenuItem onSelect={() => setMode("create")}>{t("workItem.subItems.createNew")}</MenuItem>
+        <MenuItem onSelect={() => setMode("create")}>
+          {epic ? t("epics.children.createNew") : t("workItem.subItems.createNew")}
+        </MenuItem>
         <MenuItem onSelect={() => setTimeout(() => setMode("search"), 0)}>
           {t("workItem.subItems.addExisting")}
         </MenuItem>
@@ -63,7 +66,7 @@ export function SubItems({ workItemId }: { workItemId: string }) {
 
   return (
     <Widget
-      title={t("workItem.subItems.title")}
+      title={epic ? t("epics.children.title") : t("workItem.subItems.title")}
       count={subIssues.length}
       actions={addButton}
       extra={
@@ -92,7 +95,9 @@ export function SubItems({ workItemId }: { workItemId: string }) {
         ) : null
       }
     >
-      {subIssues.length === 0 && mode !== "create" ? <p className="wid-empty">{t("workItem.subItems.empty")}</p> : null}
+      {subIssues.length === 0 && mode !== "create" ? (
+        <p className="wid-empty">{epic ? t("epics.children.empty") : t("workItem.subItems.empty")}</p>
+      ) : null}
       <ul className="wid-rows">
         {subIssues.map((child) => (
           <SubItemRow key={child.id} parentId={workItemId} fallback={child as WorkItem} />

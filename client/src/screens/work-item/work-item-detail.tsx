@@ -52,9 +52,23 @@ type Props = {
   onClose?: () => void;
   /** Breadcrumbs or anything the page puts at the left of the header. */
   lead?: ReactNode;
+  /** Shown above the sub-items (an epic's progress by state group). */
+  summary?: ReactNode;
+  /** Where the page goes once the item is deleted (default: the project's work items). */
+  listPath?: string;
 };
 
-export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = false, onClose, lead }: Props) {
+export function WorkItemDetail({
+  slug,
+  projectId,
+  workItemId,
+  mode,
+  archived = false,
+  onClose,
+  lead,
+  summary,
+  listPath,
+}: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const item = useWorkItem(workItemId);
@@ -119,7 +133,7 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
     if (!ok) return;
     toast.success(t("workItem.delete.done"));
     if (onClose) onClose();
-    else navigate(`/${slug}/projects/${projectId}/issues/`);
+    else navigate(listPath ?? `/${slug}/projects/${projectId}/issues/`);
   }
 
   async function onRestore() {
@@ -221,7 +235,8 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
         onToggle={(emoji) => void toggleWorkItemReaction(slug, projectId, workItemId, emoji)}
       />
       {mode === "peek" ? <Properties item={item} /> : null}
-      <SubItems workItemId={workItemId} />
+      {summary ?? null}
+      <SubItems workItemId={workItemId} epic={item.is_epic} />
       <Relations workItemId={workItemId} />
       <Links workItemId={workItemId} />
       <Attachments workItemId={workItemId} />

@@ -5,7 +5,7 @@
 import { FileQuestion } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useParams } from "react-router";
+import { Link, Navigate, useParams } from "react-router";
 import { Button, EmptyState, ScreenLoader } from "../../components/ui";
 import { loadWorkItemByKey } from "../../stores/work-item-detail";
 import { useWorkItem } from "../../stores/work-items";
@@ -62,6 +62,8 @@ function Page({ slug, projectId, id }: { slug: string; projectId: string; id: st
     if (item && project) document.title = `${project.identifier}-${item.sequence_id} ${item.name} · Tideline`;
   }, [item, project]);
   if (!item) return <NotFound slug={slug} />;
+  // An epic has its own page (its children's progress, under the project's epics).
+  if (item.is_epic) return <Navigate to={`/${slug}/projects/${projectId}/epics/${id}/`} replace />;
   return (
     <WorkItemDetail
       slug={slug}

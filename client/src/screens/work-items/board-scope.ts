@@ -1,5 +1,5 @@
 /**
- * What a board's scope (the whole project, one cycle or one module) means for the board, as pure
+ * What a board's scope (the whole project, one cycle, one module or the epics) means for the board, as pure
  * functions: which items it shows (an implicit filter with the shared filter rules, never shown as
  * a chip nor saved), which server list paints it first, and what a new item created in it starts
  * with.
@@ -20,29 +20,36 @@ export function scopeFilters(scope: BoardScope): IssueFilters {
  * The items of the scope, in their order. The project scope returns the list itself (no copy), so
  * memoised work downstream keeps its identity.
  */
-export function itemsInScope<T extends FilterableIssue>(
+export function itemsInScope<T extends FilterableIssue & { is_epic?: boolean }>(
   items: readonly T[],
   scope: BoardScope,
   today: string,
 ): readonly T[] {
-  if (scope.kind === "project") return items;
+  if (scope.kind === "epics") return items.filter((item) => item.is_epic);
+  // Epics share the cache (the epics screens load them, the live layer brings them) but, as on the
+  // server's issues/ list, they are no other board's work items. Without any, no copy.
+  const workItems = items.some((item) => item.is_epic) ? items.filter((item) => !item.is_epic) : items;
+  if (scope.kind === "project") return workItems;
   const filters = scopeFilters(scope);
-  return items.filter((item) => matchesFilters(item, filters, today));
+  return workItems.filter((item) => matchesFilters(item, filters, today));
 }
 
 /** The server list call (under the project) that answers for the scope, with the same query parameters. */
 export function scopeListPath(scope: BoardScope): string {
   if (scope.kind === "cycle") return `cycles/${scope.cycleId}/cycle-issues/`;
   if (scope.kind === "module") return `modules/${scope.moduleId}/issues/`;
+  if (scope.kind === "epics") return "epics/";
   return "issues/";
 }
 
-export type ScopeDefaults = { cycle_id?: string | null; module_ids?: string[] };
+export type ScopeDefaults = { cycle_id?: string | null; module_ids?: string[]; is_epic?: boolean };
 
 /** What a new item created in the scope starts with, so it lands in the scope. */
 export function scopeDefaults(scope: BoardScope): ScopeDefaults {
   if (scope.kind === "cycle") return { cycle_id: scope.cycleId };
   if (scope.kind === "module") return { module_ids: [scope.moduleId] };
+  // Created through POST epics/ (createWorkItem), so it is an epic.
+  if (scope.kind === "epics") return { is_epic: true };
   return {};
 }
 

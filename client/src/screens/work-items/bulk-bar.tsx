@@ -64,7 +64,7 @@ export function BulkBar() {
    * a refused one is undone with its own toast.
    */
   const removeFromScope = async () => {
-    if (scope.kind === "project") return;
+    if (scope.kind === "project" || scope.kind === "epics") return;
     const results = await Promise.all(
       ids.map((id) =>
         scope.kind === "cycle"

@@ -556,7 +556,7 @@ function DayQuickAdd({ date, onClose }: { date: string; onClose: () => void }) {
       className="cal-quick-add"
       ref={(el) => el?.focus()}
       aria-label={t("calendar.quickAdd", { day: longDay(date) })}
-      placeholder={t("workItems.quickAdd.placeholder")}
+      placeholder={t(scopeDefaults.is_epic ? "epics.quickAdd.placeholder" : "workItems.quickAdd.placeholder")}
       value={name}
       maxLength={255}
       onChange={(e) => setName(e.target.value)}

@@ -136,7 +136,13 @@ export function CreateWorkItemModal({
   }
 
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title={t("workItems.create.title")} width={680}>
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      // The epics board creates epics (its scope defaults carry is_epic).
+      title={scopeDefaults.is_epic ? t("epics.create.title") : t("workItems.create.title")}
+      width={680}
+    >
       <form
         className="wi-create"
         onSubmit={submit}
@@ -235,7 +241,7 @@ export function CreateWorkItemModal({
             {t("workItems.common.cancel")}
           </Button>
           <Button type="submit" loading={busy}>
-            {t("workItems.create.submit")}
+            {scopeDefaults.is_epic ? t("epics.create.submit") : t("workItems.create.submit")}
           </Button>
         </div>
       </form>

@@ -16,6 +16,8 @@ import type { GroupPatch } from "./pipeline";
 export function QuickAdd({ prefill, variant }: { prefill: GroupPatch; variant: "list" | "kanban" }) {
   const { t } = useTranslation();
   const { slug, projectId, identifier, canEdit, canAdd, scopeDefaults } = useWorkItemsContext();
+  // The epics board adds epics (its scope defaults make them so).
+  const epic = Boolean(scopeDefaults.is_epic);
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
   if (!canEdit || !canAdd) return null;
@@ -44,7 +46,7 @@ export function QuickAdd({ prefill, variant }: { prefill: GroupPatch; variant: "
     return (
       <button type="button" className={clsx("quick-add-btn", `quick-add-${variant}`)} onClick={() => setOpen(true)}>
         <Plus size={14} aria-hidden />
-        {t("workItems.quickAdd.button")}
+        {t(epic ? "epics.quickAdd.button" : "workItems.quickAdd.button")}
       </button>
     );
   }
@@ -55,8 +57,8 @@ export function QuickAdd({ prefill, variant }: { prefill: GroupPatch; variant: "
         className="quick-add-input"
         // Focus on open so typing starts at once.
         ref={(el) => el?.focus()}
-        aria-label={t("workItems.quickAdd.label")}
-        placeholder={t("workItems.quickAdd.placeholder")}
+        aria-label={t(epic ? "epics.quickAdd.label" : "workItems.quickAdd.label")}
+        placeholder={t(epic ? "epics.quickAdd.placeholder" : "workItems.quickAdd.placeholder")}
         value={name}
         maxLength={255}
         onChange={(e) => setName(e.target.value)}

@@ -127,6 +127,8 @@ export type WorkItemsBoardProps = {
   canAdd?: boolean;
   /** Shown instead of the generic "no work items" empty state when the scope holds no items. */
   empty?: { title: string; description?: string; action?: ReactNode };
+  /** The Add button's words when the board makes something else than work items (e.g. "Add epic"). */
+  addLabel?: string;
 };
 
 type PeekProps = { workspaceSlug: string; projectId: string; workItemId: string; onClose: () => void };
@@ -153,6 +155,7 @@ export function WorkItemsBoard({
   panel,
   canAdd: canAddProp = true,
   empty,
+  addLabel,
 }: WorkItemsBoardProps): ReactElement {
   const { t } = useTranslation();
   const { projectId = "" } = useParams();
@@ -558,7 +561,7 @@ export function WorkItemsBoard({
             {canAdd ? (
               <Button size="sm" onClick={() => openCreate(undefined)} title={t("workItems.addShortcut")}>
                 <Plus size={14} aria-hidden />
-                <span className="wi-btn-text">{t("workItems.add")}</span>
+                <span className="wi-btn-text">{addLabel ?? t("workItems.add")}</span>
               </Button>
             ) : null}
             <Link

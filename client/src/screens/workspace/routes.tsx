@@ -1,5 +1,6 @@
 import type { RouteObject } from "react-router";
 import { cycleRoutes } from "../cycles/routes";
+import { epicRoutes } from "../epics/routes";
 import { memberProfileRoutes } from "../member-profile/routes";
 import { moduleRoutes } from "../modules/routes";
 import { pageRoutes } from "../pages/routes";
@@ -42,6 +43,7 @@ export const workspaceRoutes: RouteObject[] = [
       ...cycleRoutes,
       ...moduleRoutes,
       ...memberProfileRoutes,
+      ...epicRoutes,
       {
         path: "browse/:workItemKey/",
         lazy: async () => ({ Component: (await import("../work-item/work-item-page")).WorkItemPage }),

@@ -17,6 +17,7 @@ import {
   PanelLeftOpen,
   Plus,
   Settings,
+  Sparkles,
   Star,
   StarOff,
   User,
@@ -293,6 +294,7 @@ function SidebarProject({ project, collapsed }: { project: Project; collapsed: b
   const pagesPath = `/${slug}/projects/${project.id}/pages/`;
   const cyclesPath = `/${slug}/projects/${project.id}/cycles/`;
   const modulesPath = `/${slug}/projects/${project.id}/modules/`;
+  const epicsPath = `/${slug}/projects/${project.id}/epics/`;
   // The open project lists its sections under it (those its features turn on).
   const open = !collapsed && location.pathname.startsWith(`/${slug}/projects/${project.id}/`);
   return (
@@ -321,6 +323,9 @@ function SidebarProject({ project, collapsed }: { project: Project; collapsed: b
               label={t("modules.nav")}
               matchPrefix={modulesPath}
             />
+          ) : null}
+          {project.is_epic_enabled ? (
+            <SidebarLink to={epicsPath} icon={<Sparkles size={14} />} label={t("epics.nav")} matchPrefix={epicsPath} />
           ) : null}
           {project.page_view ? (
             <SidebarLink to={pagesPath} icon={<FileText size={14} />} label={t("pages.nav")} matchPrefix={pagesPath} />

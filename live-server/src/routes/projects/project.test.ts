@@ -137,7 +137,7 @@ describe("PATCH /projects/:id/", () => {
   it("refuses to turn on a feature that doesn't exist yet (400 FEATURE_UNAVAILABLE), changing nothing", async () => {
     const p = await projectWithTeam(t, w);
     const before = await projectRow(t, p.id);
-    for (const flag of ["issue_views_view", "inbox_view", "is_epic_enabled"]) {
+    for (const flag of ["issue_views_view", "inbox_view"]) {
       const res = await client(t.app, w.admin).patch(`${p.url}/`, { [flag]: true, page_view: false });
       expect(res.statusCode, flag).toBe(400);
       expect(res.json()).toMatchObject({ code: "FEATURE_UNAVAILABLE", fields: { [flag]: [expect.any(String)] } });
@@ -146,6 +146,19 @@ describe("PATCH /projects/:id/", () => {
       "Intake isn't available in Tideline yet, so it can't be turned on.",
     );
     expect(await projectRow(t, p.id)).toEqual(before);
+  });
+
+  it("turns epics on and off (issue 11: the epics screens exist); the epics paths follow", async () => {
+    const p = await projectWithTeam(t, w);
+    expect((await client(t.app, w.admin).get(`${p.url}/epics/`)).statusCode).toBe(404);
+    const on = await client(t.app, w.admin).patch(`${p.url}/`, { is_epic_enabled: true });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ is_epic_enabled: true });
+    expect(await projectRow(t, p.id)).toMatchObject({ isEpicEnabled: true });
+    expect((await client(t.app, w.admin).get(`${p.url}/epics/`)).statusCode).toBe(200);
+    const off = await client(t.app, w.admin).patch(`${p.url}/`, { is_epic_enabled: false });
+    expect(off.json()).toMatchObject({ is_epic_enabled: false });
+    expect((await client(t.app, w.admin).get(`${p.url}/epics/`)).statusCode).toBe(404);
   });
 
   it("refuses to turn on time tracking (a paid feature), changing nothing", async () => {

@@ -1,0 +1,149 @@
+/**
+ * Epics (issue 11): a project admin turns epics on in the project's features and the sidebar
+ * links "Epics"; "Add epic" on the epics board creates an epic (kept off the work-items board);
+ * the epic's page (reached from the peek's full page) gets two new child work items, and when
+ * one is completed elsewhere the epic's progress by state group moves without a reload. Pictures
+ * of the board and the page, light and dark, desktop and phone, go to the test's output folder
+ * (and /tmp/shots when it exists). The spec signs up its own user, workspace and project.
+ */
+import { existsSync } from "node:fs";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const user = { email: "esme@epics.test", password: "Copper-meadow-kestrel-27", first: "Esme", last: "Epicson" };
+const EPIC = "Checkout revamp";
+const LIVE = { timeout: 10_000 };
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
+  });
+  const path = test.info().outputPath(`${name}.png`);
+  await page.screenshot({ path });
+  if (existsSync("/tmp/shots")) await page.screenshot({ path: `/tmp/shots/w4-${name}.png` });
+}
+
+test.describe
+  .serial("epics", () => {
+    test.describe.configure({ timeout: 90_000 });
+    let page: Page;
+    let api: WorkItemsApi;
+    let f: Fixture;
+    let epicId = "";
+    const epicsUrl = () => `/${f.slug}/projects/${f.projectId}/epics/`;
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      const context = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
+      page = await context.newPage();
+      api = new WorkItemsApi(page, origin);
+      await api.ensureInstance({
+        email: "ada@acme.test",
+        password: "Harbour-lantern-42",
+        firstName: "Ada",
+        company: "Acme Labs",
+      });
+      await api.signUp(user.email, user.password, user.first, user.last);
+      f = await api.createWorkspaceAndProject("epics-e2e", "Storefront", "SF");
+      await api.createWorkItem(f, { name: "Fix the footer" });
+    });
+
+    test.afterAll(async () => {
+      await page?.context().close();
+    });
+
+    test("an admin turns epics on; the sidebar links Epics; Add epic creates one, kept off the work-items board", async () => {
+      await page.goto(`/${f.slug}/projects/${f.projectId}/settings/features/`);
+      const epics = page.locator(".feature-list").first().getByRole("switch", { name: "Epics" });
+      await expect(epics).not.toBeChecked();
+      await epics.click();
+      await expect(epics).toBeChecked();
+      expect((await api.get<{ is_epic_enabled: boolean }>(api.projectUrl(f, ""))).is_epic_enabled).toBe(true);
+
+      const nav = page.getByRole("navigation", { name: "Workspace navigation" });
+      await nav.getByRole("link", { name: "Epics", exact: true }).click();
+      await expect(page).toHaveURL(new RegExp(`${epicsUrl()}$`));
+      await expect(page.getByRole("heading", { name: "Epics", level: 1 })).toBeVisible();
+      await expect(page.getByText("No epics yet")).toBeVisible();
+
+      await page.getByRole("button", { name: "Add epic" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create epic" });
+      await dialog.getByLabel("Title").fill(EPIC);
+      await dialog.getByRole("button", { name: "Create epic" }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText(EPIC, { exact: true })).toBeVisible();
+      await expect(page.getByText("Fix the footer")).toHaveCount(0);
+
+      // Quick add on the epics board makes an epic too.
+      await page.getByRole("button", { name: "New epic" }).click();
+      await page.getByLabel("New epic title").fill("Loyalty program");
+      await page.getByLabel("New epic title").press("Enter");
+      await page.getByLabel("New epic title").press("Escape");
+      await expect(page.getByText("Loyalty program", { exact: true })).toBeVisible();
+
+      const listed = await api.get<{ results: { id: string; name: string; is_epic: boolean }[] }>(
+        api.projectUrl(f, "epics/"),
+      );
+      expect(listed.results.map((e) => e.name).sort()).toEqual([EPIC, "Loyalty program"]);
+      const epic = listed.results.find((e) => e.name === EPIC);
+      expect(epic?.is_epic).toBe(true);
+      epicId = epic?.id ?? "";
+
+      // The project's board shows work items only (after a reload, from the cache with epics in it too).
+      await page.goto(`/${f.slug}/projects/${f.projectId}/issues/`);
+      await expect(page.getByText("Fix the footer")).toBeVisible();
+      await expect(page.getByText(EPIC, { exact: true })).toHaveCount(0);
+      await page.goto(epicsUrl());
+      await expect(page.getByText(EPIC, { exact: true })).toBeVisible();
+      await shoot(page, "epics-board");
+    });
+
+    test("the epic's page: two new children, one completed elsewhere moves the progress live", async () => {
+      await page.getByText(EPIC, { exact: true }).click();
+      await page.getByRole("link", { name: "Open in full page" }).click();
+      await expect(page).toHaveURL(new RegExp(`/epics/${epicId}/$`));
+      await expect(page.getByText("Epic", { exact: true })).toBeVisible();
+      const progress = page.getByTestId("epic-progress");
+      await expect(progress).toContainText("Its progress shows here once the epic has work items.");
+      await expect(page.getByText("No work items in this epic yet.")).toBeVisible();
+
+      await page.getByRole("button", { name: "Add work item" }).click();
+      await page.getByRole("menuitem", { name: "Create new work item" }).click();
+      const input = page.getByLabel("New sub-item name");
+      for (const name of ["Design the cart", "Wire the payments"]) {
+        await input.fill(name);
+        await input.press("Enter");
+        await expect(page.locator(".wid-row-name", { hasText: name })).toBeVisible();
+      }
+      await input.press("Escape");
+      await expect(page.getByTestId("epic-progress-summary")).toHaveText("0 of 2 done");
+      await expect(page.getByTestId("epic-progress-percent")).toHaveText("0%");
+
+      // Completed through the API (another client, as far as this page knows): the live layer brings it.
+      const children = await api.get<{ sub_issues: { id: string; name: string }[] }>(
+        api.projectUrl(f, `epics/${epicId}/issues/`),
+      );
+      expect(children.sub_issues.map((c) => c.name).sort()).toEqual(["Design the cart", "Wire the payments"]);
+      const done = f.states.find((s) => s.group === "completed");
+      const cart = children.sub_issues.find((c) => c.name === "Design the cart");
+      await api.updateWorkItem(f, cart?.id ?? "", { state_id: done?.id });
+      await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done", LIVE);
+      await expect(page.getByTestId("epic-progress-percent")).toHaveText("50%");
+      await expect(page.getByTestId("epic-progress-completed")).toHaveText("1");
+      await shoot(page, "epic-page");
+
+      await page.emulateMedia({ colorScheme: "dark" });
+      await shoot(page, "epic-page-dark");
+      await page.goto(epicsUrl());
+      await expect(page.getByText(EPIC, { exact: true })).toBeVisible();
+      await shoot(page, "epics-board-dark");
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shoot(page, "epics-board-phone");
+      await page.goto(`/${f.slug}/projects/${f.projectId}/epics/${epicId}/`);
+      await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done");
+      await shoot(page, "epic-page-phone");
+    });
+  });
