@@ -187,31 +187,56 @@ export const scenario: Scenario = {
         scroller.scrollTop = 0;
       });
       await page.getByRole("button", { name: "Today", exact: true }).click();
-      await page.waitForTimeout(800);
-      // A bar wholly in view, with room to its right for the drag.
-      const found = await page.evaluate(() => {
-        const side = document.querySelector(".tl.wit .tl-head-side")?.getBoundingClientRect();
-        const scroller = document.querySelector(".tl.wit .tl-scroller")?.getBoundingClientRect();
-        if (!side || !scroller) return false;
-        for (const el of document.querySelectorAll<HTMLElement>(".tl.wit .tl-bar:not(.is-marker)")) {
-          const r = el.getBoundingClientRect();
-          if (
-            r.left > side.right + 10 &&
-            r.right < scroller.right - 480 &&
-            r.top > side.bottom &&
-            r.bottom < scroller.bottom
-          ) {
-            el.dataset.bench = "drag";
-            return true;
+      // "Today" scrolls smoothly: wait until the chart stands still.
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector(".tl.wit .tl-scroller") as HTMLElement & { __last?: number };
+          const still = el.__last === el.scrollLeft;
+          el.__last = el.scrollLeft;
+          return still;
+        },
+        undefined,
+        { polling: 250, timeout: 10_000 },
+      );
+      // A bar starting in view with room to its right for the drag (further down if none).
+      let found = false;
+      for (let tries = 0; tries < 30 && !found; tries++) {
+        found = await page.evaluate(() => {
+          const side = document.querySelector(".tl.wit .tl-head-side")?.getBoundingClientRect();
+          const scroller = document.querySelector(".tl.wit .tl-scroller") as HTMLElement | null;
+          const view = scroller?.getBoundingClientRect();
+          if (!side || !scroller || !view) return false;
+          for (const el of document.querySelectorAll<HTMLElement>(".tl.wit .tl-bar:not(.is-marker)")) {
+            const r = el.getBoundingClientRect();
+            if (
+              r.left > side.right + 10 &&
+              r.left < view.right - 480 &&
+              r.top > side.bottom &&
+              r.bottom < view.bottom
+            ) {
+              el.dataset.bench = "drag";
+              return true;
+            }
           }
-        }
-        return false;
-      });
+          scroller.scrollTop += 400;
+          return false;
+        });
+        if (!found) await page.waitForTimeout(200);
+      }
       if (!found) throw new Error("no bar on screen to drag");
       const box = await page.locator('[data-bench="drag"]').boundingBox();
       if (!box) throw new Error("no bar on screen to drag");
       const x = box.x + Math.min(box.width / 2, 20);
       const y = box.y + box.height / 2;
+      ctx.log(
+        `drag from ${Math.round(x)},${Math.round(y)}: ${await page.evaluate(
+          ([px, py]) => {
+            const el = document.elementFromPoint(px as number, py as number);
+            return `${el?.tagName}.${el?.className} ${el?.closest("[data-bench]") ? "(the bar)" : "(not the bar)"}`;
+          },
+          [x, y],
+        )}`,
+      );
       await page.mouse.move(x, y);
       const dragFrom = await page.evaluate(() => {
         (window as unknown as { __benchFramesStart(): void }).__benchFramesStart();
