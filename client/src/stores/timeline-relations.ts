@@ -36,8 +36,15 @@ export function getBlockingPairs(projectId: string): BlockingPair[] {
   return [...(byProject.get(projectId)?.values() ?? [])].flat();
 }
 
-/** Load (again) every blocking pair of a project's work items; a failed page leaves its arrows out. */
-export async function loadTimelineRelations(slug: string, projectId: string): Promise<void> {
+/**
+ * Load (again) every blocking pair of a project's work items — only those `filters` keep (a
+ * cycle's or module's board asks for its own items) — a failed page leaves its arrows out.
+ */
+export async function loadTimelineRelations(
+  slug: string,
+  projectId: string,
+  filters: Record<string, string> = {},
+): Promise<void> {
   const token = Symbol(projectId);
   loads.set(projectId, token);
   const pairs = new Map<string, BlockingPair[]>();
@@ -57,7 +64,9 @@ export async function loadTimelineRelations(slug: string, projectId: string): Pr
   };
   const fetchPage = (index: number) =>
     api
-      .get(url, { searchParams: { layout: "gantt_chart", per_page: PER_PAGE, cursor: `${PER_PAGE}:${index}:0` } })
+      .get(url, {
+        searchParams: { ...filters, layout: "gantt_chart", per_page: PER_PAGE, cursor: `${PER_PAGE}:${index}:0` },
+      })
       .json<DetailPage>();
   let first: DetailPage;
   try {

@@ -15,6 +15,7 @@ import { getBlockingPairs, loadTimelineRelations, timelineRelations } from "../.
 import { getWorkItem, updateWorkItemDates, type WorkItem } from "../../stores/work-items";
 import { StateIcon } from "../work-item/state-icon";
 import { Skeleton } from "../workspace/components/skeleton";
+import { scopeFilters } from "./board-scope";
 import { useWorkItemsContext } from "./context";
 import { blockingArrows, changedDates, datesPatch, itemRow, ROW_HEIGHT, SCHEDULE_SPAN } from "./timeline-logic";
 import "./timeline-layout.css";
@@ -24,7 +25,7 @@ let lastScale: TimelineScale = "week";
 
 export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
   const ctx = useWorkItemsContext();
-  const { t, slug, projectId, identifier, lookups, openPeek, canEdit } = ctx;
+  const { t, slug, projectId, identifier, lookups, openPeek, canEdit, scope } = ctx;
   const [scale, setScale] = useState<TimelineScale>(lastScale);
   const onScaleChange = useCallback((next: TimelineScale) => {
     lastScale = next;
@@ -34,10 +35,16 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
   const rows = useMemo(() => items.map(itemRow), [items]);
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
 
-  // Relations may have changed since the timeline was last open: load them again.
+  // Relations may have changed since the timeline was last open: load them again (a cycle's or a
+  // module's board only for its own items).
+  const scopeQuery = useMemo(() => {
+    const query: Record<string, string> = {};
+    for (const [key, values] of Object.entries(scopeFilters(scope))) if (values?.length) query[key] = values.join(",");
+    return JSON.stringify(query);
+  }, [scope]);
   useEffect(() => {
-    void loadTimelineRelations(slug, projectId);
-  }, [slug, projectId]);
+    void loadTimelineRelations(slug, projectId, JSON.parse(scopeQuery) as Record<string, string>);
+  }, [slug, projectId, scopeQuery]);
   const relationsVersion = useSnapshot(timelineRelations).version[projectId] ?? 0;
   const arrows = useMemo(() => {
     void relationsVersion;
