@@ -66,9 +66,11 @@ test.describe
 
     test("all-issues lists the items of both projects, never a private project's the user isn't in", async () => {
       await page.goto(`/${f.slug}/`);
-      await page
-        .getByRole("navigation", { name: "Workspace navigation" })
+      // The workspace's Views (a project's saved views are also named "Views", under the open project).
+      const nav = page.getByRole("navigation", { name: "Workspace navigation" });
+      await nav
         .getByRole("link", { name: "Views", exact: true })
+        .and(nav.locator('a[href$="/workspace-views/all-issues/"]'))
         .click();
       await expect(page).toHaveURL(new RegExp(`/${f.slug}/workspace-views/all-issues/$`));
       await expect(tabs().getByRole("link", { name: "All work items" })).toHaveAttribute("aria-current", "page");

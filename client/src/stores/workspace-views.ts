@@ -152,7 +152,11 @@ export function mergePage(list: PagedList | null, page: WorkspaceIssuesPage): Pa
 
 function dedupe(items: readonly WorkItem[]): WorkItem[] {
   const seen = new Set<string>();
-  return items.filter((item) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
+  return items.filter((item) => {
+    if (seen.has(item.id)) return false;
+    seen.add(item.id);
+    return true;
+  });
 }
 
 /** The cursors of the first `count` pages (`perPage:page:0`), to reload what is shown. */

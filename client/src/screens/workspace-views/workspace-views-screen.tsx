@@ -106,11 +106,12 @@ export function WorkspaceViewsScreen() {
     return { filters: saved.filters ?? {}, orderBy: saved.display_filters?.order_by || DEFAULT_WORKSPACE_ORDER };
   }, [builtIn, saved]);
   const draftSnap = viewsSnap.drafts[`${slug}/${viewId}`] as ViewDraft | undefined;
-  const current = draftSnap ?? base;
+  const locked = Boolean(saved?.is_locked);
+  // A locked view shows exactly what it saved (a draft made before it was locked waits for the unlock).
+  const current = locked ? base : (draftSnap ?? base);
   const dirty = Boolean(
     base && current && (!sameFilters(current.filters, base.filters) || current.orderBy !== base.orderBy),
   );
-  const locked = Boolean(saved?.is_locked);
   const canManage = Boolean(saved && me && (saved.owned_by === me.id || (role ?? 0) >= ROLE.admin));
 
   const query = useMemo(
