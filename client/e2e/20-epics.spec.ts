@@ -133,6 +133,12 @@ test.describe
       await expect(page.getByTestId("epic-progress-percent")).toHaveText("50%");
       await expect(page.getByTestId("epic-progress-completed")).toHaveText("1");
       await shoot(page, "epic-page");
+      // A work-item link to the epic (its key under /browse/) opens the epic's page.
+      await page.goto(`/${f.slug}/browse/${f.identifier}-1/`);
+      await expect(page.getByText("Fix the footer").first()).toBeVisible();
+      await page.goto(`/${f.slug}/browse/${f.identifier}-2/`);
+      await expect(page).toHaveURL(new RegExp(`/epics/${epicId}/$`));
+      await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done");
 
       await page.emulateMedia({ colorScheme: "dark" });
       await shoot(page, "epic-page-dark");

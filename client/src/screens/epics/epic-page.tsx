@@ -9,17 +9,16 @@ import { Sparkles } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useParams } from "react-router";
-import { ProgressByGroup } from "../../components/progress/progress-by-group";
 import { Button, ScreenLoader } from "../../components/ui";
 import { watchProjectLive } from "../../stores/live-board";
 import { loadWorkItemDetail } from "../../stores/work-item-detail";
 import { loadProjectEpics, loadProjectWorkItems, useWorkItem } from "../../stores/work-items";
 import { usePagesProject } from "../pages/use-pages";
-import { browsePath, useDetail } from "../work-item/use-detail";
+import { browsePath } from "../work-item/use-detail";
 import { WorkItemDetail } from "../work-item/work-item-detail";
 import { NotFound } from "../work-item/work-item-page";
 import { NavButton, PageHeader } from "../workspace/components/page-header";
-import { countersFromDistribution, epicCompletion, epicsPath } from "./epic-logic";
+import { epicsPath } from "./epic-logic";
 import { EpicsBlocked } from "./epics-chrome";
 import "./epics.css";
 
@@ -94,7 +93,6 @@ export function EpicPage() {
       projectId={projectId}
       workItemId={issueId}
       mode="page"
-      listPath={list}
       lead={
         <>
           <NavButton />
@@ -110,39 +108,6 @@ export function EpicPage() {
           </span>
         </>
       }
-      summary={<EpicProgress epicId={issueId} />}
     />
-  );
-}
-
-/** The children's progress by state group, from the detail's distribution (kept in step with the cache). */
-function EpicProgress({ epicId }: { epicId: string }) {
-  const { t } = useTranslation();
-  const detail = useDetail(epicId);
-  const counters = countersFromDistribution(detail?.distribution ?? {});
-  const { done, total, percent } = epicCompletion(counters);
-  return (
-    <section className="ep-progress" aria-labelledby="ep-progress-title" data-testid="epic-progress">
-      <div className="ep-progress-head">
-        <h2 id="ep-progress-title" className="ep-progress-title">
-          {t("epics.page.progress")}
-        </h2>
-        {counters.total_issues ? (
-          <>
-            <span className="ep-progress-summary" data-testid="epic-progress-summary">
-              {t("epics.page.summary", { done, total })}
-            </span>
-            <span className="ep-progress-percent" data-testid="epic-progress-percent">
-              {t("epics.page.percent", { percent })}
-            </span>
-          </>
-        ) : null}
-      </div>
-      {counters.total_issues ? (
-        <ProgressByGroup counters={counters} testIdPrefix="epic-progress" />
-      ) : (
-        <p className="ep-progress-empty">{t("epics.page.noChildren")}</p>
-      )}
-    </section>
   );
 }

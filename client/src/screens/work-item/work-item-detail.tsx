@@ -22,6 +22,8 @@ import {
   toggleWorkItemReaction,
 } from "../../stores/work-item-detail";
 import { archiveWorkItem, deleteWorkItem, useWorkItem } from "../../stores/work-items";
+import { epicPath, epicsPath } from "../epics/epic-logic";
+import { EpicProgress } from "../epics/epic-progress";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { Menu, MenuItem, MenuSeparator } from "../workspace/components/menu";
 import { Attachments } from "./attachments";
@@ -52,23 +54,9 @@ type Props = {
   onClose?: () => void;
   /** Breadcrumbs or anything the page puts at the left of the header. */
   lead?: ReactNode;
-  /** Shown above the sub-items (an epic's progress by state group). */
-  summary?: ReactNode;
-  /** Where the page goes once the item is deleted (default: the project's work items). */
-  listPath?: string;
 };
 
-export function WorkItemDetail({
-  slug,
-  projectId,
-  workItemId,
-  mode,
-  archived = false,
-  onClose,
-  lead,
-  summary,
-  listPath,
-}: Props) {
+export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = false, onClose, lead }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const item = useWorkItem(workItemId);
@@ -133,7 +121,7 @@ export function WorkItemDetail({
     if (!ok) return;
     toast.success(t("workItem.delete.done"));
     if (onClose) onClose();
-    else navigate(listPath ?? `/${slug}/projects/${projectId}/issues/`);
+    else navigate(item?.is_epic ? epicsPath(slug, projectId) : `/${slug}/projects/${projectId}/issues/`);
   }
 
   async function onRestore() {
@@ -178,7 +166,13 @@ export function WorkItemDetail({
       {mode === "peek" ? (
         <Link
           className="wid-icon-btn"
-          to={isArchived ? `/${slug}/projects/${projectId}/archives/issues/${workItemId}/` : browsePath(slug, key)}
+          to={
+            isArchived
+              ? `/${slug}/projects/${projectId}/archives/issues/${workItemId}/`
+              : item.is_epic
+                ? epicPath(slug, projectId, workItemId)
+                : browsePath(slug, key)
+          }
           aria-label={t("workItem.header.openFullPage")}
           title={t("workItem.header.openFullPage")}
         >
@@ -235,7 +229,7 @@ export function WorkItemDetail({
         onToggle={(emoji) => void toggleWorkItemReaction(slug, projectId, workItemId, emoji)}
       />
       {mode === "peek" ? <Properties item={item} /> : null}
-      {summary ?? null}
+      {item.is_epic ? <EpicProgress epicId={workItemId} /> : null}
       <SubItems workItemId={workItemId} epic={item.is_epic} />
       <Relations workItemId={workItemId} />
       <Links workItemId={workItemId} />
