@@ -86,6 +86,23 @@ export function WorkspaceViewsScreen() {
     if (!members.bySlug[slug]) void fetchWorkspaceMembers(slug).catch(() => undefined);
   }, [slug]);
 
+  // Workspace views' events reach no client (no workspace channel, views README): refetch the
+  // list when the window regains focus, so views others created, changed or deleted show up.
+  useEffect(() => {
+    let last = Date.now();
+    const revalidate = () => {
+      if (document.visibilityState !== "visible" || Date.now() - last < 2000) return;
+      last = Date.now();
+      void loadWorkspaceViews(slug).catch(() => undefined);
+    };
+    window.addEventListener("focus", revalidate);
+    document.addEventListener("visibilitychange", revalidate);
+    return () => {
+      window.removeEventListener("focus", revalidate);
+      document.removeEventListener("visibilitychange", revalidate);
+    };
+  }, [slug]);
+
   // A saved view not in the list (a link to one created since): ask for it once; 404 → missing.
   const listed = builtIn ? null : ((viewList?.views.find((v) => v.id === viewId) as WorkspaceView | undefined) ?? null);
   const [fetched, setFetched] = useState<{ id: string; view: WorkspaceView | null } | null>(null);
