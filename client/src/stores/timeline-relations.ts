@@ -1,9 +1,9 @@
 /**
  * Blocking relations for the work-items timeline's arrows. The project's work-item cache (the
  * v2 sync) carries no relations, so they come from the list variant with relations,
- * GET issues-detail/ (layout gantt_chart: one flat list; each item with `issue_relation`, the
- * rows it owns), read page by page (100 items a page, a few pages at a time) once each time the
- * timeline opens; arrows appear as pages arrive. A blocking pair is stored once, as
+ * GET issues-detail/ (epics-detail/ on the epics board), with layout gantt_chart (one flat list;
+ * each item with `issue_relation`, the rows it owns), read page by page (100 items a page, a few
+ * pages at a time) once each time the timeline opens; arrows appear as pages arrive. A blocking pair is stored once, as
  * (blocked item, blocker, "blocked_by"), so the owned rows alone give every pair.
  * Relations changed while the timeline is open show when it next opens.
  */
@@ -44,12 +44,13 @@ export async function loadTimelineRelations(
   slug: string,
   projectId: string,
   filters: Record<string, string> = {},
+  type: "issues" | "epics" = "issues",
 ): Promise<void> {
   const token = Symbol(projectId);
   loads.set(projectId, token);
   const pairs = new Map<string, BlockingPair[]>();
   byProject.set(projectId, pairs);
-  const url = `/api/workspaces/${slug}/projects/${projectId}/issues-detail/`;
+  const url = `/api/workspaces/${slug}/projects/${projectId}/${type}-detail/`;
   const take = (page: DetailPage) => {
     if (loads.get(projectId) !== token) return false;
     for (const item of page.results) {

@@ -37,14 +37,16 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
 
   // Relations may have changed since the timeline was last open: load them again (a cycle's or a
   // module's board only for its own items).
+  const epics = scope.kind === "epics";
   const scopeQuery = useMemo(() => {
     const query: Record<string, string> = {};
     for (const [key, values] of Object.entries(scopeFilters(scope))) if (values?.length) query[key] = values.join(",");
     return JSON.stringify(query);
   }, [scope]);
   useEffect(() => {
-    void loadTimelineRelations(slug, projectId, JSON.parse(scopeQuery) as Record<string, string>);
-  }, [slug, projectId, scopeQuery]);
+    const query = JSON.parse(scopeQuery) as Record<string, string>;
+    void loadTimelineRelations(slug, projectId, query, epics ? "epics" : "issues");
+  }, [slug, projectId, scopeQuery, epics]);
   const relationsVersion = useSnapshot(timelineRelations).version[projectId] ?? 0;
   const arrows = useMemo(() => {
     void relationsVersion;
