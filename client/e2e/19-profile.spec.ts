@@ -88,6 +88,25 @@ test.describe
       // The card: my role and my work in the project.
       await expect(page.getByTestId("profile-role")).toHaveText("Admin");
       await expect(page.getByTestId("profile-project")).toContainText("Profile");
+
+      // My history, in the work item's own words, and today's rows as a CSV download.
+      await page.getByRole("link", { name: "Activity", exact: true }).click();
+      const rows = page.getByTestId("profile-activity-row");
+      await expect(rows.first()).toContainText("Alice Maker created the work item");
+      await expect(rows.first()).toContainText("PF-4");
+      await page.getByRole("button", { name: "Export CSV" }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByTestId("profile-export-download").click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`alice-maker-activity-${new Date().toISOString().slice(0, 10)}.csv`);
+      const csv = await download.createReadStream().then(async (stream) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString("utf8");
+      });
+      expect(csv.split("\n")[0]).toContain("Actor name");
+      expect(csv).toContain("PF-1");
     });
 
     test("the Assigned tab lists my items, filters by priority and opens one", async () => {
