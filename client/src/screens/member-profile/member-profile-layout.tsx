@@ -82,7 +82,14 @@ export function MemberProfileLayout() {
     <PageHeader>
       <UserRound size={16} aria-hidden className="muted" />
       <h1 className="mp-header-title">
-        {isMe ? t("memberProfile.yourWork") : name || <Skeleton width={120} height={14} />}
+        {isMe
+          ? t("memberProfile.yourWork")
+          : name ||
+            (entry?.status === "missing" || entry?.status === "error" ? (
+              t("memberProfile.title")
+            ) : (
+              <Skeleton width={120} height={14} />
+            ))}
       </h1>
     </PageHeader>
   );
