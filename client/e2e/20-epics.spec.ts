@@ -68,7 +68,9 @@ test.describe
       await expect(page.getByRole("heading", { name: "Epics", level: 1 })).toBeVisible();
       await expect(page.getByText("No epics yet")).toBeVisible();
 
-      await page.getByRole("button", { name: "Add epic" }).click();
+      // The empty state offers the board's Add too (the header has one as well).
+      await expect(page.getByRole("button", { name: "Add epic" })).toHaveCount(2);
+      await page.getByRole("button", { name: "Add epic" }).last().click();
       const dialog = page.getByRole("dialog", { name: "Create epic" });
       await dialog.getByLabel("Title").fill(EPIC);
       await dialog.getByRole("button", { name: "Create epic" }).click();

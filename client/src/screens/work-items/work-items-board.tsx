@@ -684,7 +684,23 @@ export function WorkItemsBoard({
         <BoardSkeleton layout={layout} />
       );
   } else if (liveCount === 0 && empty) {
-    body = <EmptyState icon={SquareStack} title={empty.title} description={empty.description} action={empty.action} />;
+    body = (
+      <EmptyState
+        icon={SquareStack}
+        title={empty.title}
+        description={empty.description}
+        action={
+          // Without an action of its own, the scope's empty state offers the board's Add.
+          empty.action ??
+          (canAdd ? (
+            <Button onClick={() => openCreate(undefined)}>
+              <Plus size={14} aria-hidden />
+              {addLabel ?? t("workItems.add")}
+            </Button>
+          ) : undefined)
+        }
+      />
+    );
   } else if (liveCount === 0) {
     body = (
       <EmptyState
