@@ -283,7 +283,12 @@ export function loadProjectEpics(slug: string, projectId: string): Promise<void>
     .then(() => fetchSyncOf(slug, projectId, "epics"))
     .then((epics) => {
       withEpics.add(projectId);
+      // The delta refresh's mark stays the work items' own: newer epics must not move it past a
+      // work item changed meanwhile (the next refresh reads epics from that mark too).
+      const since = workItems.cache.since.get(projectId);
       for (const epic of epics) if (!epic.is_draft && !pending.has(epic.id)) put(epic);
+      if (since) workItems.cache.since.set(projectId, since);
+      else workItems.cache.since.delete(projectId);
       bump([projectId]);
     })
     .finally(() => epicsLoading.delete(projectId));

@@ -395,6 +395,8 @@ function DropZone({
 /** A column's cards, virtualised (only the visible ones are in the page). */
 function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
   const { t } = useTranslation();
+  // The epics board's columns hold epics.
+  const epics = Boolean(useWorkItemsContext().scopeDefaults.is_epic);
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const ids = useMemo(() => items.map((i) => cardId(NO_LANE, col, i.id)), [items, col]);
   const virtualizer = useVirtualizer({
@@ -408,7 +410,9 @@ function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
   return (
     <DropZone col={col} lane={NO_LANE} className="wi-column-body" scrollRef={scrollRef}>
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
-        {items.length === 0 ? <div className="wi-column-empty">{t("workItems.kanban.empty")}</div> : null}
+        {items.length === 0 ? (
+          <div className="wi-column-empty">{t(epics ? "epics.kanbanEmpty" : "workItems.kanban.empty")}</div>
+        ) : null}
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((v) => {
             const item = items[v.index];
