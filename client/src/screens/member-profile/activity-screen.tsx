@@ -15,6 +15,7 @@ import {
   type ProfileActivity,
   profileKey,
 } from "../../stores/member-profile";
+import { memberName, members } from "../../stores/members";
 import { projectMeta } from "../../stores/project-meta";
 import { actorName, describeActivity, foldActivity } from "../work-item/activity-format";
 import { SkeletonRows } from "../workspace/components/skeleton";
@@ -31,6 +32,7 @@ export function ProfileActivityScreen() {
   const { slug, userId, callerRole, name, isMe } = useProfileOutlet();
   const snap = useSnapshot(memberProfile);
   const metaSnap = useSnapshot(projectMeta);
+  const membersSnap = useSnapshot(members);
   const [exporting, setExporting] = useState(false);
   const key = profileKey(slug, userId);
   const entry = snap.activity[key];
@@ -47,10 +49,16 @@ export function ProfileActivityScreen() {
   );
   const translate = (k: string, vars?: Record<string, string>) => t(k, vars ?? {});
   // Names of states, labels and people as the project has them now, where the board already loaded them.
+  const people = membersSnap.bySlug[slug];
+  const member = (id: string) => {
+    const found = people?.find((m) => m.member.id === id);
+    return found ? memberName(found.member) : undefined;
+  };
   const resolversFor = (projectId: string) => {
     const meta = metaSnap.byProject[projectId];
-    if (!meta) return {};
+    if (!meta) return { member };
     return {
+      member,
       state: (id: string) => meta.states.find((s) => s.id === id)?.name,
       label: (id: string) => meta.labels.find((l) => l.id === id)?.name,
     };

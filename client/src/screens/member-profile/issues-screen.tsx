@@ -68,7 +68,13 @@ function ProfileIssues({ tab }: { tab: IssueTab }) {
   const metaSnap = useSnapshot(projectMeta);
   const projectsSnap = useSnapshot(projectsStore);
   const key = listKey(slug, userId, tab, filters);
-  const entry = snap.lists[key];
+  const fresh = snap.lists[key];
+  // While other filters' first page loads, the last list stays on screen (dimmed) instead of a
+  // skeleton, so nothing jumps. Each tab is its own component, so this never shows another tab's list.
+  const lastReady = useRef<typeof fresh>(undefined);
+  if (fresh?.status === "ready") lastReady.current = fresh;
+  const entry = fresh?.status === "loading" && lastReady.current ? lastReady.current : fresh;
+  const stale = entry !== fresh;
   const items = (entry?.items ?? []) as readonly WorkItem[];
   const scrollRef = useRef<HTMLDivElement>(null);
   const narrow = useIsNarrow();
@@ -187,7 +193,12 @@ function ProfileIssues({ tab }: { tab: IssueTab }) {
       ) : items.length === 0 ? (
         <EmptyState icon={Inbox} title={emptyTitle} />
       ) : (
-        <div ref={scrollRef} className="mp-list-scroll" data-testid="profile-issues">
+        <div
+          ref={scrollRef}
+          className={clsx("mp-list-scroll", stale && "mp-list-stale")}
+          aria-busy={stale || undefined}
+          data-testid="profile-issues"
+        >
           <ul
             className="mp-list"
             aria-label={t(`memberProfile.tabs.${tab}`)}
