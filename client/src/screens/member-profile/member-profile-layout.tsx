@@ -1,5 +1,5 @@
 import { CalendarDays, FolderKanban, UserRound, UserX } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet, useLocation, useOutletContext, useParams } from "react-router";
 import { useSnapshot } from "valtio";
@@ -72,7 +72,14 @@ export function MemberProfileLayout() {
   const name = user ? memberName(user) : "";
   const isMe = sessionSnap.user?.id === userId;
   // On a phone the card sits above the tabs: it lists the projects only on the summary.
-  const onSummary = useLocation().pathname.endsWith(`/profile/${userId}/`);
+  const { pathname } = useLocation();
+  const onSummary = pathname.endsWith(`/profile/${userId}/`);
+  // On a phone the tab strip scrolls sideways: keep the open tab in view.
+  const tabsRef = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow the route
+  useEffect(() => {
+    tabsRef.current?.querySelector(".mp-tab.active")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
 
   useEffect(() => {
     if (name) document.title = `${name} · ${t("memberProfile.title")}`;
@@ -127,7 +134,7 @@ export function MemberProfileLayout() {
       {header}
       <div className="mp-body">
         <div className="mp-main">
-          <nav className="mp-tabs" aria-label={t("memberProfile.tabsLabel")}>
+          <nav ref={tabsRef} className="mp-tabs" aria-label={t("memberProfile.tabsLabel")}>
             {TABS.map((tab) => (
               <NavLink
                 key={tab.key}
