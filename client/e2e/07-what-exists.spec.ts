@@ -64,17 +64,18 @@ test.describe
     });
 
     // Cycles and modules exist now (issue 10): they are features of their own, on by default.
-    test("the features screen shows Cycles, Modules and Pages; the sidebar links work items, cycles, modules and pages", async () => {
+    test("the features screen shows Cycles, Modules, Views and Pages; the sidebar links work items, cycles, modules, views and pages", async () => {
       await pageA.goto(`/${f.slug}/projects/${f.projectId}/settings/features/`);
       await expect(pageA.getByRole("heading", { name: "Features", level: 1 })).toBeVisible();
       const main = pageA.locator(".feature-list").first();
       // Epics exist too (issue 11): listed, off by default (no Epics link in the sidebar then).
       await expect(main.getByRole("switch", { name: "Epics" })).not.toBeChecked();
-      await expect(main.getByRole("switch")).toHaveCount(4);
-      for (const on of ["Cycles", "Modules", "Pages"])
+      await expect(main.getByRole("switch")).toHaveCount(5);
+      // Saved views exist too (issue 11): on by default, linked under the project.
+      for (const on of ["Cycles", "Modules", "Views", "Pages"])
         await expect(main.getByRole("switch", { name: on })).toBeChecked();
       await pageA.screenshot({ path: `${SCREENS}/features.png` });
-      for (const gone of ["Views", "Intake", "Time tracking"]) {
+      for (const gone of ["Intake", "Time tracking"]) {
         await expect(pageA.getByRole("switch", { name: gone })).toHaveCount(0);
         await expect(pageA.getByText(gone, { exact: true })).toHaveCount(0);
       }
@@ -84,7 +85,13 @@ test.describe
       const nav = pageA.getByRole("navigation", { name: "Workspace navigation" });
       for (const shown of ["Work items", "Cycles", "Modules", "Pages"])
         await expect(nav.getByRole("link", { name: shown, exact: true })).toBeVisible();
-      for (const gone of ["Views", "Intake", "Epics"]) {
+      // The project's saved views (the workspace has a "Views" entry of its own too).
+      await expect(
+        nav
+          .getByRole("link", { name: "Views", exact: true })
+          .and(nav.locator(`a[href$="/projects/${f.projectId}/views/"]`)),
+      ).toBeVisible();
+      for (const gone of ["Intake", "Epics"]) {
         await expect(nav.getByRole("link", { name: gone, exact: true })).toHaveCount(0);
       }
     });

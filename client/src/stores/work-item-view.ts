@@ -44,11 +44,12 @@ export const workItemView = defineStore(() => ({
   byKey: {} as Record<string, WorkItemView>,
 }));
 
-/** Which board the settings belong to: the project's, one cycle's or one module's. */
+/** Which board the settings belong to: the project's, one cycle's, one module's or one saved view's. */
 export type ViewScope =
   | { kind: "project" }
   | { kind: "cycle"; cycleId: string }
   | { kind: "module"; moduleId: string }
+  | { kind: "view"; viewId: string }
   | { kind: "epics" };
 
 /**
@@ -59,12 +60,33 @@ export type ViewScope =
 export function viewKeyOf(projectId: string, scope: ViewScope): string {
   if (scope.kind === "cycle") return `${projectId}/cycles/${scope.cycleId}`;
   if (scope.kind === "module") return `${projectId}/modules/${scope.moduleId}`;
+  if (scope.kind === "view") return `${projectId}/views/${scope.viewId}`;
   if (scope.kind === "epics") return `${projectId}/${EPICS_KEY}`;
   return projectId;
 }
 
 /** The epics list's settings live at epics-user-properties/ (the server keeps them apart). */
 const EPICS_KEY = "epics";
+
+/**
+ * Working copies that are never saved as user properties: a saved view's board starts from the
+ * view's own filters and display (seedLocalView), and its changes stay on screen until the user
+ * updates the view (or resets), so they go through the same setters without a PATCH.
+ */
+const localKeys = new Set<string>();
+
+/** Start (or restart, for "Reset") a local working copy under a view key. */
+export function seedLocalView(
+  viewKey: string,
+  saved: {
+    filters: Record<string, unknown>;
+    display_filters: Record<string, unknown>;
+    display_properties: Record<string, unknown>;
+  },
+): void {
+  localKeys.add(viewKey);
+  workItemView.byKey[viewKey] = fromAnswer(saved);
+}
 
 /** The user-properties call of a view key. */
 export function viewPath(slug: string, viewKey: string): string {
@@ -107,6 +129,7 @@ export function defaultView(): WorkItemView {
 const inflight = new Map<string, Promise<void>>();
 
 export function loadWorkItemView(slug: string, viewKey: string): Promise<void> {
+  if (localKeys.has(viewKey)) return Promise.resolve();
   const running = inflight.get(viewKey);
   if (running) return running;
   if (!workItemView.byKey[viewKey]) workItemView.byKey[viewKey] = defaultView();
@@ -142,6 +165,7 @@ const queued = new Map<string, Pending>();
 const SAVE_DELAY = 400;
 
 function queue(slug: string, viewKey: string, change: Partial<Omit<Pending, "slug" | "timer">>): void {
+  if (localKeys.has(viewKey)) return;
   const current = queued.get(viewKey);
   if (current) clearTimeout(current.timer);
   const next: Pending = {

@@ -45,6 +45,7 @@ export type ProjectFeature = keyof typeof PROJECT_FEATURES;
 export const AVAILABLE_PROJECT_FEATURES: readonly ProjectFeature[] = [
   "cycle_view",
   "module_view",
+  "issue_views_view",
   "page_view",
   "is_epic_enabled",
 ];

@@ -81,3 +81,14 @@ describe("view settings key", () => {
     );
   });
 });
+
+describe("a saved view's board", () => {
+  it("has no implicit filter (the view's filters are the board's own), reads the project list and has its own key", () => {
+    const scope = { kind: "view", viewId: "v1" } as const;
+    expect(scopeFilters(scope)).toEqual({});
+    expect(itemsInScope(items, scope, today)).toBe(items);
+    expect(scopeListPath(scope)).toBe("issues/");
+    expect(scopeDefaults(scope)).toEqual({});
+    expect(viewKeyOf("p1", scope)).toBe("p1/views/v1");
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * What a board's scope (the whole project, one cycle, one module or the epics) means for the board, as pure
+ * What a board's scope (the whole project, one cycle, one module, a saved view or the epics) means for the board, as pure
  * functions: which items it shows (an implicit filter with the shared filter rules, never shown as
  * a chip nor saved), which server list paints it first, and what a new item created in it starts
  * with.
@@ -29,7 +29,8 @@ export function itemsInScope<T extends FilterableIssue & { is_epic?: boolean }>(
   // Epics share the cache (the epics screens load them, the live layer brings them) but, as on the
   // server's issues/ list, they are no other board's work items. Without any, no copy.
   const workItems = items.some((item) => item.is_epic) ? items.filter((item) => !item.is_epic) : items;
-  if (scope.kind === "project") return workItems;
+  // A saved view's filters are the board's own (shown as chips, changeable): no implicit filter.
+  if (scope.kind === "project" || scope.kind === "view") return workItems;
   const filters = scopeFilters(scope);
   return workItems.filter((item) => matchesFilters(item, filters, today));
 }
@@ -39,6 +40,8 @@ export function scopeListPath(scope: BoardScope): string {
   if (scope.kind === "cycle") return `cycles/${scope.cycleId}/cycle-issues/`;
   if (scope.kind === "module") return `modules/${scope.moduleId}/issues/`;
   if (scope.kind === "epics") return "epics/";
+  // A view's board sends its working filters as parameters: the project list answers them exactly
+  // (views/{id}/issues/ would AND the stored filters too, wrong once a filter is taken off).
   return "issues/";
 }
 

@@ -64,7 +64,8 @@ export function BulkBar() {
    * a refused one is undone with its own toast.
    */
   const removeFromScope = async () => {
-    if (scope.kind === "project" || scope.kind === "epics") return;
+    // A saved view's board has no membership to take items out of.
+    if (scope.kind === "project" || scope.kind === "view" || scope.kind === "epics") return;
     const results = await Promise.all(
       ids.map((id) =>
         scope.kind === "cycle"
@@ -202,7 +203,7 @@ export function BulkBar() {
         </Combobox>
       ) : null}
       <span className="wi-bulk-sep" />
-      {scope.kind !== "project" ? (
+      {scope.kind === "cycle" || scope.kind === "module" ? (
         <Button size="sm" variant="ghost" onClick={() => void removeFromScope()}>
           <CircleMinus size={14} aria-hidden />
           {t(scope.kind === "cycle" ? "workItems.bulk.removeFromCycle" : "workItems.bulk.removeFromModule")}

@@ -22,12 +22,15 @@ import {
   FolderKanban,
   GanttChart,
   LayoutList,
+  ListFilter,
+  Lock,
   PanelRight,
   Plus,
   Search,
   SearchX,
   Settings,
   Sheet,
+  SlidersHorizontal,
   SquareStack,
   X,
 } from "lucide-react";
@@ -45,6 +48,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
+import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
 import { useIsNarrow } from "../../lib/use-media";
@@ -74,12 +78,20 @@ import {
   type WorkItemListPage,
   watchProjectFocus,
 } from "../../stores/work-items";
+import { SaveAsViewButton } from "../views/save-as-view";
 import { JoinProjectState } from "../workspace/components/join-project-state";
 import { ProjectLogo } from "../workspace/components/logos";
 import { PageHeader } from "../workspace/components/page-header";
 import { Skeleton, SkeletonRows } from "../workspace/components/skeleton";
 import { useCurrentWorkspace } from "../workspace/use-workspace";
-import { type BoardScope, itemsInScope, scopeDefaults, scopeListPath, withScopeDefaults } from "./board-scope";
+import {
+  type BoardScope,
+  itemsInScope,
+  scopeDefaults,
+  scopeFilters,
+  scopeListPath,
+  withScopeDefaults,
+} from "./board-scope";
 import { BulkBar } from "./bulk-bar";
 import { CalendarLayout, CalendarSkeleton } from "./calendar-layout";
 import {
@@ -127,6 +139,13 @@ export type WorkItemsBoardProps = {
   canAdd?: boolean;
   /** Shown instead of the generic "no work items" empty state when the scope holds no items. */
   empty?: { title: string; description?: string; action?: ReactNode };
+  /**
+   * Shown at the end of the filter chips row (a saved view's "Update view" / "Reset"). Without it,
+   * a filtered board of a project with views offers "Save as view" there.
+   */
+  filterActions?: ReactNode;
+  /** Filters, display and layout can't change (a locked view): their controls say this instead. */
+  lockedReason?: string;
   /** The Add button's words when the board makes something else than work items (e.g. "Add epic"). */
   addLabel?: string;
 };
@@ -155,12 +174,21 @@ export function WorkItemsBoard({
   panel,
   canAdd: canAddProp = true,
   empty,
+  filterActions,
+  lockedReason,
   addLabel,
 }: WorkItemsBoardProps): ReactElement {
   const { t } = useTranslation();
   const { projectId = "" } = useParams();
   // Stable while the scope is the same, however the caller builds the object.
-  const scopeId = scope.kind === "cycle" ? scope.cycleId : scope.kind === "module" ? scope.moduleId : "";
+  const scopeId =
+    scope.kind === "cycle"
+      ? scope.cycleId
+      : scope.kind === "module"
+        ? scope.moduleId
+        : scope.kind === "view"
+          ? scope.viewId
+          : "";
   // biome-ignore lint/correctness/useExhaustiveDependencies: scope is identified by its kind and id
   const boardScope = useMemo<BoardScope>(() => scope, [scope.kind, scopeId]);
   const viewKey = viewKeyOf(projectId, boardScope);
@@ -546,17 +574,22 @@ export function WorkItemsBoard({
                   className={clsx("wi-layout-btn", layout === l && "is-on")}
                   aria-pressed={layout === l}
                   aria-label={t(labelKey ?? `workItems.layouts.${l}`)}
-                  title={t(labelKey ?? `workItems.layouts.${l}`)}
-                  onClick={() => setDisplayFilters(slug, viewKey, { layout: l })}
+                  title={lockedReason ?? t(labelKey ?? `workItems.layouts.${l}`)}
+                  disabled={Boolean(lockedReason) && layout !== l}
+                  onClick={() => !lockedReason && setDisplayFilters(slug, viewKey, { layout: l })}
                 >
                   <Icon size={15} aria-hidden />
                 </button>
               ))}
             </fieldset>
-            <WorkItemsContext.Provider value={ctxValue}>
-              <FiltersMenu filters={viewFilters} />
-              <DisplayMenu display={display} properties={view.display_properties} />
-            </WorkItemsContext.Provider>
+            {lockedReason ? (
+              <LockedMenus reason={lockedReason} />
+            ) : (
+              <WorkItemsContext.Provider value={ctxValue}>
+                <FiltersMenu filters={viewFilters} />
+                <DisplayMenu display={display} properties={view.display_properties} />
+              </WorkItemsContext.Provider>
+            )}
             {actions}
             {canAdd ? (
               <Button size="sm" onClick={() => openCreate(undefined)} title={t("workItems.addShortcut")}>
@@ -653,6 +686,35 @@ export function WorkItemsBoard({
       </div>
     );
   }
+
+  // "Save as view" (a filtered project, cycle or module board of a project with views), or the
+  // caller's own actions. A cycle's or module's board saves its scope as a filter too, so the view
+  // shows the same items (a module board's own module filter, when set, is kept as the user chose).
+  const saveAsView =
+    !filterActions &&
+    (scope.kind === "project" || scope.kind === "cycle" || scope.kind === "module") &&
+    project?.issue_views_view &&
+    canEdit &&
+    filteredNow(viewFilters, "", display) ? (
+      <SaveAsViewButton
+        slug={slug}
+        projectId={projectId}
+        settings={{
+          filters: { ...(scopeFilters(boardScope) as StoredFilters), ...viewFilters },
+          display_filters: display,
+          display_properties: view.display_properties,
+        }}
+      />
+    ) : null;
+  const chipsExtra = filterActions ?? saveAsView;
+  const chips = !ready ? null : chipsExtra ? (
+    <div className="wib-filterbar">
+      <FilterChips filters={viewFilters} />
+      <div className="wib-filterbar-actions">{chipsExtra}</div>
+    </div>
+  ) : (
+    <FilterChips filters={viewFilters} />
+  );
 
   let body: React.ReactNode;
   if (loadFailed && !ready) {
@@ -756,12 +818,19 @@ export function WorkItemsBoard({
   return (
     <WorkItemsContext.Provider value={ctxValue}>
       <SelectionContext.Provider value={selection}>
-        <div className={clsx("wi-screen", `wi-layout-${layout}`, (actions || panel) && "wib-extras")}>
+        <div
+          className={clsx(
+            "wi-screen",
+            `wi-layout-${layout}`,
+            (actions || panel) && "wib-extras",
+            lockedReason && "wib-locked",
+          )}
+        >
           {header}
           {panel ? (
             <div className={clsx("wib-split", panelOpen && "has-panel")}>
               <div className="wib-main">
-                {ready ? <FilterChips filters={viewFilters} /> : null}
+                {chips}
                 <div className="wi-body">{body}</div>
                 {canEdit ? <BulkBar /> : null}
               </div>
@@ -803,7 +872,7 @@ export function WorkItemsBoard({
             </div>
           ) : (
             <>
-              {ready ? <FilterChips filters={viewFilters} /> : null}
+              {chips}
               <div className="wi-body">{body}</div>
               {canEdit ? <BulkBar /> : null}
             </>
@@ -819,6 +888,34 @@ export function WorkItemsBoard({
         ) : null}
       </SelectionContext.Provider>
     </WorkItemsContext.Provider>
+  );
+}
+
+/** A locked view's Filters and Display: shown where the menus are, saying why they don't open. */
+function LockedMenus({ reason }: { reason: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {[
+        { icon: ListFilter, label: t("workItems.filters.button") },
+        { icon: SlidersHorizontal, label: t("workItems.display.button") },
+      ].map(({ icon: Icon, label }) => (
+        <Button
+          key={label}
+          variant="secondary"
+          size="sm"
+          className="wib-locked-menu"
+          aria-disabled="true"
+          aria-label={`${label}: ${reason}`}
+          title={reason}
+          onClick={() => toast(reason)}
+        >
+          <Icon size={14} aria-hidden />
+          <span className="wi-btn-text">{label}</span>
+          <Lock size={12} aria-hidden />
+        </Button>
+      ))}
+    </>
   );
 }
 

@@ -4,6 +4,7 @@ import { epicRoutes } from "../epics/routes";
 import { memberProfileRoutes } from "../member-profile/routes";
 import { moduleRoutes } from "../modules/routes";
 import { pageRoutes } from "../pages/routes";
+import { viewRoutes } from "../views/routes";
 
 /**
  * The workspace app under /:workspaceSlug/. The shell (sidebar) is one chunk; each screen
@@ -42,6 +43,7 @@ export const workspaceRoutes: RouteObject[] = [
       ...pageRoutes,
       ...cycleRoutes,
       ...moduleRoutes,
+      ...viewRoutes,
       ...memberProfileRoutes,
       ...epicRoutes,
       {

@@ -11,6 +11,7 @@ import {
   FileText,
   FolderKanban,
   House,
+  Layers,
   ListTodo,
   LogOut,
   PanelLeftClose,
@@ -294,6 +295,7 @@ function SidebarProject({ project, collapsed }: { project: Project; collapsed: b
   const pagesPath = `/${slug}/projects/${project.id}/pages/`;
   const cyclesPath = `/${slug}/projects/${project.id}/cycles/`;
   const modulesPath = `/${slug}/projects/${project.id}/modules/`;
+  const viewsPath = `/${slug}/projects/${project.id}/views/`;
   const epicsPath = `/${slug}/projects/${project.id}/epics/`;
   // The open project lists its sections under it (those its features turn on).
   const open = !collapsed && location.pathname.startsWith(`/${slug}/projects/${project.id}/`);
@@ -326,6 +328,9 @@ function SidebarProject({ project, collapsed }: { project: Project; collapsed: b
           ) : null}
           {project.is_epic_enabled ? (
             <SidebarLink to={epicsPath} icon={<Sparkles size={14} />} label={t("epics.nav")} matchPrefix={epicsPath} />
+          ) : null}
+          {project.issue_views_view ? (
+            <SidebarLink to={viewsPath} icon={<Layers size={14} />} label={t("views.nav")} matchPrefix={viewsPath} />
           ) : null}
           {project.page_view ? (
             <SidebarLink to={pagesPath} icon={<FileText size={14} />} label={t("pages.nav")} matchPrefix={pagesPath} />

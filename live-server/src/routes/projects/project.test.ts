@@ -115,14 +115,14 @@ describe("PATCH /projects/:id/", () => {
 
   it("reports the features that don't exist yet as off, whatever is stored (a new project: cycles, modules, pages)", async () => {
     const p = await projectWithTeam(t, w);
-    // The stored defaults are the reference's (cycles, modules, views on); views aren't built yet.
+    // The stored defaults are the reference's (cycles, modules, views on); views exist (issue 11).
     expect(await projectRow(t, p.id)).toMatchObject({ cycleView: true, moduleView: true, issueViewsView: true });
     const res = await client(t.app, w.admin).get(`${p.url}/`);
     expect(res.json()).toMatchObject({
       page_view: true,
       cycle_view: true,
       module_view: true,
-      issue_views_view: false,
+      issue_views_view: true,
       inbox_view: false,
       is_epic_enabled: false,
       is_time_tracking_enabled: false,
@@ -131,13 +131,13 @@ describe("PATCH /projects/:id/", () => {
     const entry = (
       listed.json() as { id: string; cycle_view: boolean; issue_views_view: boolean; page_view: boolean }[]
     ).find((x) => x.id === p.id);
-    expect(entry).toMatchObject({ cycle_view: true, issue_views_view: false, page_view: true });
+    expect(entry).toMatchObject({ cycle_view: true, issue_views_view: true, page_view: true });
   });
 
   it("refuses to turn on a feature that doesn't exist yet (400 FEATURE_UNAVAILABLE), changing nothing", async () => {
     const p = await projectWithTeam(t, w);
     const before = await projectRow(t, p.id);
-    for (const flag of ["issue_views_view", "inbox_view"]) {
+    for (const flag of ["inbox_view"]) {
       const res = await client(t.app, w.admin).patch(`${p.url}/`, { [flag]: true, page_view: false });
       expect(res.statusCode, flag).toBe(400);
       expect(res.json()).toMatchObject({ code: "FEATURE_UNAVAILABLE", fields: { [flag]: [expect.any(String)] } });

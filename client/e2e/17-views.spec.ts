@@ -1,0 +1,165 @@
+/**
+ * Saved views (issue 11), as two members of one project use them: Mona filters the project's
+ * board and saves it as a view, then reopens it from the views list with the filters applied and
+ * only the matching items; she changes a filter on the view ("Update view" / "Reset") and the view
+ * keeps the change after a reload; she makes it private and it leaves Theo's list live (and its
+ * link reads "not found" for him); she locks it and its filters can't be changed until she unlocks
+ * it. The spec makes its own users, workspace and project through the API.
+ */
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { channelSynced } from "./support/live-socket.ts";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const mona = { email: "mona@views.test", password: "Lantern-quarry-otter-58", first: "Mona", last: "Maker" };
+const theo = { email: "theo@views.test", password: "Harbor-cobalt-finch-27", first: "Theo", last: "Watcher" };
+const LIVE = { timeout: 10_000 };
+
+type ViewJson = { id: string; name: string; filters: Record<string, string[]>; is_locked: boolean; access: number };
+
+test.describe
+  .serial("saved views", () => {
+    test.describe.configure({ timeout: 120_000 });
+
+    let contextA: BrowserContext;
+    let contextB: BrowserContext;
+    let page: Page;
+    let pageB: Page;
+    let api: WorkItemsApi;
+    let f: Fixture;
+    let viewId = "";
+    const viewsUrl = () => `/${f.slug}/projects/${f.projectId}/views/`;
+    const viewUrl = () => `${viewsUrl()}${viewId}/`;
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      contextA = await browser.newContext({ baseURL: origin });
+      contextB = await browser.newContext({ baseURL: origin });
+      page = await contextA.newPage();
+      pageB = await contextB.newPage();
+      api = new WorkItemsApi(page, origin);
+      const apiB = new WorkItemsApi(pageB, origin);
+      await api.ensureInstance({
+        email: "ada@acme.test",
+        password: "Harbour-lantern-42",
+        firstName: "Ada",
+        company: "Acme Labs",
+      });
+      await api.signUp(mona.email, mona.password, mona.first, mona.last);
+      f = await api.createWorkspaceAndProject("views-e2e", "Beacon", "BC");
+      await apiB.signUp(theo.email, theo.password, theo.first, theo.last);
+      await api.invite(f.slug, theo.email);
+      await apiB.acceptInvitations();
+      await api.addProjectMember(f, (await apiB.me()).id);
+      await api.createWorkItem(f, { name: "Checkout crash", priority: "urgent" });
+      await api.createWorkItem(f, { name: "Slow search", priority: "high" });
+      await api.createWorkItem(f, { name: "Footer typo", priority: "low" });
+    });
+
+    test.afterAll(async () => {
+      await contextA?.close();
+      await contextB?.close();
+    });
+
+    test("a filtered board saved as a view reopens from the views list with its filters and items", async () => {
+      const board = new WorkItemsPage(page);
+      await board.open(f.slug, f.projectId);
+      await board.useLayout("List");
+      // No filter, nothing to save.
+      await expect(page.getByRole("button", { name: "Save as view" })).toHaveCount(0);
+      await board.toggleFilter("Priority", "Urgent");
+      await expect(board.listRow("Slow search")).toHaveCount(0);
+
+      await page.getByRole("button", { name: "Save as view" }).click();
+      const dialog = page.getByRole("dialog", { name: "New view" });
+      await dialog.getByLabel("Name").fill("Urgent work");
+      await dialog.getByRole("button", { name: "Create view" }).click();
+      await expect(page).toHaveURL(/\/views\/[0-9a-f-]+\/$/);
+      viewId = page.url().split("/views/")[1]?.replace(/\/$/, "") ?? "";
+      await expect(page.getByRole("heading", { name: "Urgent work", level: 1 })).toBeVisible();
+      const saved = await api.get<ViewJson>(api.projectUrl(f, `views/${viewId}/`));
+      expect(saved.filters).toEqual({ priority: ["urgent"] });
+
+      // The project board's own filter is not the view's: clear it there, the view keeps its own.
+      await board.open(f.slug, f.projectId);
+      await board.clearFilters();
+      await expect(board.listRow("Slow search")).toBeVisible();
+
+      await page.goto(viewsUrl());
+      await expect(page.getByRole("heading", { name: "Views", level: 1 })).toBeVisible();
+      await page.getByRole("link", { name: /Urgent work/ }).click();
+      await expect(page.getByRole("heading", { name: "Urgent work", level: 1 })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Remove filter Priority: Urgent" })).toBeVisible();
+      await expect(board.listRow("Checkout crash")).toBeVisible();
+      await expect(board.listRow("Slow search")).toHaveCount(0);
+      await expect(board.listRow("Footer typo")).toHaveCount(0);
+    });
+
+    test("a changed filter offers Reset and Update view; the update is kept after a reload", async () => {
+      const board = new WorkItemsPage(page);
+      await expect(page.getByRole("button", { name: "Update view" })).toHaveCount(0);
+      await board.toggleFilter("Priority", "High");
+      await expect(board.listRow("Slow search")).toBeVisible();
+      await page.getByRole("button", { name: "Reset" }).click();
+      await expect(board.listRow("Slow search")).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Update view" })).toHaveCount(0);
+
+      await board.toggleFilter("Priority", "High");
+      await page.getByRole("button", { name: "Update view" }).click();
+      await expect(page.getByRole("button", { name: "Update view" })).toHaveCount(0);
+      await expect
+        .poll(async () => (await api.get<ViewJson>(api.projectUrl(f, `views/${viewId}/`))).filters.priority?.sort())
+        .toEqual(["high", "urgent"]);
+      await page.reload();
+      await expect(page.getByRole("button", { name: "Remove filter Priority: High" })).toBeVisible();
+      await expect(board.listRow("Slow search")).toBeVisible();
+      await expect(board.listRow("Checkout crash")).toBeVisible();
+      await expect(board.listRow("Footer typo")).toHaveCount(0);
+    });
+
+    test("a view made private leaves another member's list live, and its link is not found for them", async () => {
+      const synced = channelSynced(pageB, `project.${f.projectId}`);
+      await pageB.goto(viewsUrl());
+      await synced;
+      const row = pageB.getByRole("link", { name: /Urgent work/ });
+      await expect(row).toBeVisible();
+
+      await page.getByRole("button", { name: "Actions for Urgent work" }).click();
+      await page.getByRole("menuitem", { name: "Make private" }).click();
+      await expect(page.getByText("Only you can see this view now")).toBeVisible();
+      await expect(row).toHaveCount(0, LIVE);
+      await pageB.goto(viewUrl());
+      await expect(pageB.getByText("This view doesn't exist")).toBeVisible();
+
+      // Public again for the next test.
+      await page.getByRole("button", { name: "Actions for Urgent work" }).click();
+      await page.getByRole("menuitem", { name: "Make public" }).click();
+      await expect(page.getByText("The project can see this view now")).toBeVisible();
+    });
+
+    test("a locked view's filters can't be changed until it is unlocked", async () => {
+      await page.getByRole("button", { name: "Actions for Urgent work" }).click();
+      await page.getByRole("menuitem", { name: "Lock", exact: true }).click();
+      await expect(page.getByText("View locked")).toBeVisible();
+
+      const filters = page.getByRole("button", { name: /^Filters: Unlock the view/ });
+      await expect(filters).toHaveAttribute("aria-disabled", "true");
+      // aria-disabled (not disabled) so it keeps its tooltip and says why when pressed.
+      await filters.click({ force: true });
+      await expect(page.getByText("Unlock the view to change its filters").first()).toBeVisible();
+      await expect(page.getByRole("group", { name: "Priority" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Remove filter Priority: High" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Kanban", exact: true })).toBeDisabled();
+      // The server refuses a change too.
+      const refused = await page.request.patch(api.projectUrl(f, `views/${viewId}/`), {
+        data: { filters: {} },
+        headers: { Origin: new URL(page.url()).origin },
+      });
+      expect(refused.status()).toBe(400);
+
+      await page.getByRole("button", { name: "Actions for Urgent work" }).click();
+      await page.getByRole("menuitem", { name: "Unlock", exact: true }).click();
+      await expect(page.getByRole("button", { name: /^Filters( \d+)?$/ })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Remove filter Priority: High" })).toBeVisible();
+    });
+  });
