@@ -4,7 +4,7 @@
  * only the matching items; she changes a filter on the view ("Update view" / "Reset") and the view
  * keeps the change after a reload; she makes it private and it leaves Theo's list live (and its
  * link reads "not found" for him); she locks it and its filters can't be changed until she unlocks
- * it. The spec makes its own users, workspace and project through the API.
+ * it; archived, it waits in the archive until restored. The spec makes its own users, workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
@@ -161,5 +161,18 @@ test.describe
       await page.getByRole("menuitem", { name: "Unlock", exact: true }).click();
       await expect(page.getByRole("button", { name: /^Filters( \d+)?$/ })).toBeVisible();
       await expect(page.getByRole("button", { name: "Remove filter Priority: High" })).toBeVisible();
+    });
+
+    test("an archived view waits in the archive and comes back restored", async () => {
+      await page.getByRole("button", { name: "Actions for Urgent work" }).click();
+      await page.getByRole("menuitem", { name: "Archive" }).click();
+      await expect(page).toHaveURL(new RegExp(`${viewsUrl()}$`));
+      await expect(page.getByRole("link", { name: /Urgent work/ })).toHaveCount(0);
+      await page.getByRole("link", { name: "Archived views" }).click();
+      await expect(page.getByRole("heading", { name: "Archived views", level: 1 })).toBeVisible();
+      await page.getByRole("button", { name: "Restore" }).click();
+      await expect(page.getByText("No archived views")).toBeVisible();
+      await page.goto(viewsUrl());
+      await expect(page.getByRole("link", { name: /Urgent work/ })).toBeVisible();
     });
   });

@@ -53,6 +53,8 @@ export const views = defineStore(() => ({
   byProject: {} as Record<string, ProjectViews>,
   /** One view by id (the view board opens a view that may not be listed: archived, deep link). */
   byId: {} as Record<string, ViewEntry>,
+  /** Archived views per project (the archive screen). */
+  archived: {} as Record<string, ProjectViews>,
 }));
 
 const base = (slug: string, projectId: string) => `/api/workspaces/${slug}/projects/${projectId}`;
@@ -328,6 +330,7 @@ export function setViewFavorite(slug: string, projectId: string, viewId: string,
 
 /** Archive: the view leaves the list at once (back if refused). */
 export async function archiveView(slug: string, projectId: string, viewId: string): Promise<boolean> {
+  const before = heldView(projectId, viewId);
   const ok = await optimistic({
     apply: () => {
       const entry = views.byProject[projectId];
@@ -343,6 +346,10 @@ export async function archiveView(slug: string, projectId: string, viewId: strin
         .json<{ archived_at: string }>();
       const held = views.byId[viewId]?.view;
       if (held) held.archived_at = answer.archived_at;
+      const archivedList = views.archived[projectId];
+      const view = held ?? before;
+      if (archivedList && view && !archivedList.list.some((v) => v.id === viewId))
+        archivedList.list.unshift({ ...view, archived_at: answer.archived_at });
       return true;
     },
     error: "Couldn't archive the view",
@@ -354,6 +361,9 @@ export async function archiveView(slug: string, projectId: string, viewId: strin
 export async function restoreView(slug: string, projectId: string, viewId: string): Promise<boolean> {
   try {
     await api.delete(`${viewPath(slug, projectId, viewId)}archive/`, { headers: mutationHeaders() });
+    const archivedList = views.archived[projectId]?.list;
+    const index = archivedList?.findIndex((v) => v.id === viewId) ?? -1;
+    if (archivedList && index >= 0) archivedList.splice(index, 1);
     await loadView(slug, projectId, viewId);
     const view = views.byId[viewId]?.view;
     if (view) putView({ ...view, archived_at: null });
@@ -379,7 +389,28 @@ export async function deleteView(slug: string, projectId: string, viewId: string
     error: "Couldn't delete the view",
   });
   if (ok && views.byId[viewId]) views.byId[viewId] = { status: "missing", view: null };
+  if (ok) {
+    const archivedList = views.archived[projectId]?.list;
+    const index = archivedList?.findIndex((v) => v.id === viewId) ?? -1;
+    if (archivedList && index >= 0) archivedList.splice(index, 1);
+  }
   return Boolean(ok);
+}
+
+/** The project's archived views (GET archived-views/). */
+export function loadArchivedViews(slug: string, projectId: string): Promise<void> {
+  if (!views.archived[projectId]) views.archived[projectId] = { status: "loading", list: [] };
+  return api
+    .get(`${base(slug, projectId)}/archived-views/`)
+    .json<SavedView[]>()
+    .then((list) => {
+      views.archived[projectId] = { status: "ready", list };
+    })
+    .catch((error: unknown) => {
+      const entry = views.archived[projectId];
+      if (entry && entry.status !== "ready") entry.status = "error";
+      throw error;
+    });
 }
 
 /** Is the view's filter part locked for everyone (the caller included)? */

@@ -10,6 +10,10 @@ export const viewRoutes: RouteObject[] = [
     lazy: async () => ({ Component: (await import("./views-screen")).ViewsScreen }),
   },
   {
+    path: "projects/:projectId/views/archived/",
+    lazy: async () => ({ Component: (await import("./archived-views-screen")).ArchivedViewsScreen }),
+  },
+  {
     path: "projects/:projectId/views/:viewId/",
     lazy: async () => ({ Component: (await import("./view-board-screen")).ViewBoardScreen }),
   },

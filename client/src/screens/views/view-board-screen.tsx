@@ -96,7 +96,10 @@ export function ViewBoardScreen() {
               archived ? t("views.detail.archivedDescription") : missing ? t("views.detail.notFoundHint") : undefined
             }
             action={
-              <Link className="btn btn-secondary" to={viewsUrl(slug, projectId)}>
+              <Link
+                className="btn btn-secondary"
+                to={archived ? `${viewsUrl(slug, projectId)}archived/` : viewsUrl(slug, projectId)}
+              >
                 <ArrowLeft size={14} aria-hidden />
                 {t("views.detail.back")}
               </Link>

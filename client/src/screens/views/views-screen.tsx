@@ -7,7 +7,7 @@
  */
 import { type DomainEvent, ROLE } from "@tideline/shared";
 import clsx from "clsx";
-import { Globe2, Layers, Lock, LockKeyhole, Plus, Search, SearchX, Star } from "lucide-react";
+import { Archive, Globe2, Layers, Lock, LockKeyhole, Plus, Search, SearchX, Star } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
@@ -27,7 +27,7 @@ import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { ViewMenu, type ViewRights } from "./view-menu";
 import { ViewModal } from "./view-modal";
-import { viewUrl } from "./view-urls";
+import { viewsUrl, viewUrl } from "./view-urls";
 import "../work-items/work-items.css";
 import "./views.css";
 
@@ -108,6 +108,14 @@ export function ViewsScreen() {
                 onChange={(e) => setSearch(e.target.value)}
               />
             </div>
+            <Link
+              className="vw-icon-btn"
+              to={`${viewsUrl(slug, projectId)}archived/`}
+              title={t("views.archived.title")}
+              aria-label={t("views.archived.title")}
+            >
+              <Archive size={15} aria-hidden />
+            </Link>
             {ctx.canEdit ? (
               <Button size="sm" onClick={() => setModal({ view: null })}>
                 <Plus size={14} aria-hidden />
