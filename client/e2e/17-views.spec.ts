@@ -2,9 +2,10 @@
  * Saved views (issue 11), as two members of one project use them: Mona filters the project's
  * board and saves it as a view, then reopens it from the views list with the filters applied and
  * only the matching items; she changes a filter on the view ("Update view" / "Reset") and the view
- * keeps the change after a reload; she makes it private and it leaves Theo's list live (and its
- * link reads "not found" for him); she locks it and its filters can't be changed until she unlocks
- * it; archived, it waits in the archive until restored. The spec makes its own users, workspace and project through the API.
+ * keeps the change after a reload, while Theo's changes can only be reset or saved as his own
+ * view; she makes it private and it leaves Theo's list live (and its link reads "not found" for
+ * him); she locks it and its filters can't be changed until she unlocks it; archived, it waits in
+ * the archive until restored. The spec makes its own users, workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
@@ -115,6 +116,18 @@ test.describe
       await expect(board.listRow("Slow search")).toBeVisible();
       await expect(board.listRow("Checkout crash")).toBeVisible();
       await expect(board.listRow("Footer typo")).toHaveCount(0);
+    });
+
+    test("another member's changes to the view can be reset or saved as a view of their own, not into it", async () => {
+      const boardB = new WorkItemsPage(pageB);
+      await pageB.goto(viewUrl());
+      await expect(boardB.listRow("Slow search")).toBeVisible();
+      await boardB.toggleFilter("Priority", "Low");
+      await expect(boardB.listRow("Footer typo")).toBeVisible();
+      await expect(pageB.getByRole("button", { name: "Save as view" })).toBeVisible();
+      await expect(pageB.getByRole("button", { name: "Update view" })).toHaveCount(0);
+      await pageB.getByRole("button", { name: "Reset" }).click();
+      await expect(boardB.listRow("Footer typo")).toHaveCount(0);
     });
 
     test("a view made private leaves another member's list live, and its link is not found for them", async () => {

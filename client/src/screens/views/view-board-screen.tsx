@@ -22,6 +22,7 @@ import { ProjectCrumbs, useModuleProject } from "../modules/module-bits";
 import { WorkItemsBoard } from "../work-items/work-items-board";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
+import { SaveAsViewButton } from "./save-as-view";
 import { isViewDirty, settingsBody } from "./view-logic";
 import { canManageView, ViewMenu, type ViewRights } from "./view-menu";
 import { ViewModal } from "./view-modal";
@@ -125,14 +126,19 @@ export function ViewBoardScreen() {
   }
 
   const filterActions =
-    view && dirty && !view.is_locked ? (
+    // A view locked while it held changes here can still go back to what it saves (Reset).
+    view && dirty ? (
       <>
         <span className="vw-dirty-note">{t("views.update.changed")}</span>
         <Button size="sm" variant="ghost" onClick={() => seedLocalView(viewKey, view)}>
           <RotateCcw size={14} aria-hidden />
           {t("views.update.reset")}
         </Button>
-        {manage ? (
+        {/* Someone else's view: keep the changes as a view of one's own instead. */}
+        {!manage && ctx.canEdit && working ? (
+          <SaveAsViewButton slug={slug} projectId={projectId} settings={working} />
+        ) : null}
+        {manage && !view.is_locked ? (
           <Button size="sm" loading={saving} onClick={() => void save()}>
             <Save size={14} aria-hidden />
             {t("views.update.button")}
