@@ -5,6 +5,7 @@ import { memberProfileRoutes } from "../member-profile/routes";
 import { moduleRoutes } from "../modules/routes";
 import { pageRoutes } from "../pages/routes";
 import { viewRoutes } from "../views/routes";
+import { workspaceViewRoutes } from "../workspace-views/routes";
 
 /**
  * The workspace app under /:workspaceSlug/. The shell (sidebar) is one chunk; each screen
@@ -44,6 +45,7 @@ export const workspaceRoutes: RouteObject[] = [
       ...cycleRoutes,
       ...moduleRoutes,
       ...viewRoutes,
+      ...workspaceViewRoutes,
       ...memberProfileRoutes,
       ...epicRoutes,
       {

@@ -116,6 +116,12 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
             label={t("workspace.sidebar.projects")}
             exactPrefix={`/${slug}/projects/`}
           />
+          <SidebarLink
+            to={`/${slug}/workspace-views/all-issues/`}
+            icon={<Layers size={16} />}
+            label={t("workspaceViews.sidebar")}
+            matchPrefix={`/${slug}/workspace-views/`}
+          />
           <NotificationsSidebarLink slug={slug} />
           {can.seeArchives(role) ? (
             <SidebarLink to={`/${slug}/drafts/`} icon={<FilePen size={16} />} label={t("drafts.sidebar")} />
