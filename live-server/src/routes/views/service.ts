@@ -63,6 +63,15 @@ function requireOwnerOrAdmin(scope: ViewScope, view: ViewRow, action: string): v
   }
 }
 
+/** Guests read views but change none: 403 before anything else is looked at. */
+function requireMember(scope: ViewScope, message?: string): void {
+  if (scope.role < ROLE.member) throw forbidden(message);
+}
+
+/** Every user's star on one view (they all go when it is archived or deleted). */
+const favoritesOfView = (viewId: string) =>
+  and(eq(userFavorites.entityType, VIEW_FAVORITE), eq(userFavorites.entityIdentifier, viewId));
+
 function assertNotArchived(view: ViewRow): void {
   if (view.archivedAt) throw badRequest("This view is archived. Restore it first.", undefined, "VIEW_ARCHIVED");
 }
@@ -181,7 +190,7 @@ export async function createView(
   input: ViewInput,
   raw: unknown,
 ): Promise<PresentedView> {
-  if (scope.role < ROLE.member) throw forbidden("Guests cannot create views.");
+  requireMember(scope, "Guests cannot create views.");
   const base = displayBaseOf(scope);
   const columns = { filters: {}, displayFilters: viewColumns({ display_filters: {} }, base).displayFilters };
   Object.assign(columns, viewColumns(raw, base));
@@ -226,16 +235,12 @@ async function changeView(
       .returning();
     if (!row) throw viewNotFound();
     if (row.archivedAt && !current.archivedAt) {
-      await tx
-        .delete(userFavorites)
-        .where(and(eq(userFavorites.entityType, VIEW_FAVORITE), eq(userFavorites.entityIdentifier, row.id)));
+      await tx.delete(userFavorites).where(favoritesOfView(row.id));
     }
     if (row.access === VIEW_ACCESS.private && current.access !== VIEW_ACCESS.private) {
       // Others can no longer see it: their stars on it would point at nothing.
       const others = row.ownedById ? ne(userFavorites.userId, row.ownedById) : undefined;
-      await tx
-        .delete(userFavorites)
-        .where(and(eq(userFavorites.entityType, VIEW_FAVORITE), eq(userFavorites.entityIdentifier, row.id), others));
+      await tx.delete(userFavorites).where(and(favoritesOfView(row.id), others));
     }
     // Turning a view private: members who held it learn it is gone for them (viewEventData).
     return emitted(tx, emit, "view.updated", row, scope.userId);
@@ -250,7 +255,7 @@ export async function updateView(
   input: ViewInput,
   raw: unknown,
 ): Promise<PresentedView> {
-  if (scope.role < ROLE.member) throw forbidden("Guests cannot change views.");
+  requireMember(scope, "Guests cannot change views.");
   const columns = viewColumns(raw, displayBaseOf(scope));
   return changeView(ctx, origin, scope, viewId, (current) => {
     assertNotArchived(current);
@@ -268,7 +273,7 @@ export async function setViewLocked(
   viewId: string,
   locked: boolean,
 ): Promise<PresentedView> {
-  if (scope.role < ROLE.member) throw forbidden();
+  requireMember(scope);
   return changeView(
     ctx,
     origin,
@@ -293,7 +298,7 @@ export async function setViewAccess(
   viewId: string,
   access: 0 | 1,
 ): Promise<PresentedView> {
-  if (scope.role < ROLE.member) throw forbidden();
+  requireMember(scope);
   return changeView(
     ctx,
     origin,
@@ -341,7 +346,7 @@ export async function setViewArchived(
   viewId: string,
   archived: boolean,
 ): Promise<PresentedView> {
-  if (scope.role < ROLE.member) throw forbidden();
+  requireMember(scope);
   return changeView(
     ctx,
     origin,
@@ -359,13 +364,11 @@ export async function setViewArchived(
 }
 
 export async function deleteView(ctx: Ctx, origin: EventOrigin, scope: ViewScope, viewId: string): Promise<void> {
-  if (scope.role < ROLE.member) throw forbidden("Guests cannot delete views.");
+  requireMember(scope, "Guests cannot delete views.");
   await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     const current = await getView(tx, scope, viewId, { lock: true });
     requireOwnerOrAdmin(scope, current, "delete");
-    await tx
-      .delete(userFavorites)
-      .where(and(eq(userFavorites.entityType, VIEW_FAVORITE), eq(userFavorites.entityIdentifier, current.id)));
+    await tx.delete(userFavorites).where(favoritesOfView(current.id));
     await tx.delete(issueViews).where(eq(issueViews.id, current.id));
     emit("view.deleted", eventScope(current), viewEventData(current));
   });
@@ -375,7 +378,7 @@ export async function deleteView(ctx: Ctx, origin: EventOrigin, scope: ViewScope
 
 /** Star a view for the caller (idempotent: true when it was added now). Members and admins (the reference's rule). */
 export async function addFavoriteView(db: DbOrTx, scope: ViewScope, viewId: string): Promise<boolean> {
-  if (scope.role < ROLE.member) throw forbidden("Guests cannot favorite views.");
+  requireMember(scope, "Guests cannot favorite views.");
   const row = await getView(db, scope, viewId, { archived: false });
   const inserted = await db
     .insert(userFavorites)
@@ -395,7 +398,7 @@ export async function addFavoriteView(db: DbOrTx, scope: ViewScope, viewId: stri
 }
 
 export async function removeFavoriteView(db: DbOrTx, scope: ViewScope, viewId: string): Promise<void> {
-  if (scope.role < ROLE.member) throw forbidden("Guests cannot favorite views.");
+  requireMember(scope, "Guests cannot favorite views.");
   if (!isUuid(viewId)) throw notFound("Favorite");
   const removed = await db
     .delete(userFavorites)
