@@ -3,15 +3,13 @@
  * and in place of the content when the project can't show cycles (unknown, not joined, cycles
  * turned off in its features).
  */
-import { ROLE } from "@tideline/shared";
-import { CircleDashed, FolderKanban, Settings } from "lucide-react";
+import { CircleDashed, FolderKanban } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { EmptyState } from "../../components/ui";
 import type { Project } from "../../stores/projects";
-import { JoinProjectState } from "../workspace/components/join-project-state";
 import { ProjectLogo } from "../workspace/components/logos";
+import { projectScreenBlocked } from "../workspace/components/project-screen-state";
 import { Skeleton } from "../workspace/components/skeleton";
 import type { CyclesProjectContext } from "./use-cycles";
 
@@ -58,41 +56,15 @@ export function CyclesCrumbs({
 
 /** The project can't show cycles: unknown, not a member, or cycles turned off. Null when it can. */
 export function CyclesBlocked({ ctx, t }: { ctx: CyclesProjectContext; t: (key: string) => string }): ReactNode {
-  const { slug, project } = ctx;
-  if (ctx.missing) {
-    return (
-      <EmptyState
-        icon={FolderKanban}
-        title={t("projects.settings.notFound")}
-        description={t("projects.settings.notFoundHint")}
-        action={
-          <Link className="btn btn-secondary" to={`/${slug}/projects/`}>
-            {t("projects.settings.backToProjects")}
-          </Link>
-        }
-      />
-    );
-  }
-  if (project && !project.is_member) {
-    return <JoinProjectState slug={slug} projectId={project.id} workspaceRole={ctx.workspaceRole ?? ROLE.guest} />;
-  }
-  if (project && !ctx.cyclesOn) {
-    const admin = ctx.projectRole >= ROLE.admin;
-    return (
-      <EmptyState
-        icon={CircleDashed}
-        title={t("cycles.disabled.title")}
-        description={admin ? t("cycles.disabled.adminDescription") : t("cycles.disabled.description")}
-        action={
-          admin ? (
-            <Link className="btn btn-secondary" to={`/${slug}/projects/${project.id}/settings/features/`}>
-              <Settings size={14} aria-hidden />
-              {t("cycles.disabled.settings")}
-            </Link>
-          ) : null
-        }
-      />
-    );
-  }
-  return null;
+  return projectScreenBlocked(
+    ctx,
+    {
+      on: ctx.cyclesOn,
+      icon: CircleDashed,
+      title: t("cycles.disabled.title"),
+      description: t("cycles.disabled.description"),
+      admin: { description: t("cycles.disabled.adminDescription"), settings: t("cycles.disabled.settings") },
+    },
+    t,
+  );
 }

@@ -11,7 +11,6 @@ import {
   type ModuleLayout,
   type ModuleOrderBy,
   type ModuleStatus,
-  ROLE,
 } from "@tideline/shared";
 import clsx from "clsx";
 import {
@@ -39,9 +38,9 @@ import { readLocal, writeLocal } from "../../lib/local-storage";
 import { watchProjectLive } from "../../stores/live-board";
 import { memberName } from "../../stores/members";
 import { loadModules, type Module, modules, updateModule } from "../../stores/modules";
-import { JoinProjectState } from "../workspace/components/join-project-state";
 import { Menu, MenuItem, MenuLabel } from "../workspace/components/menu";
 import { PageHeader } from "../workspace/components/page-header";
+import { projectScreenBlocked } from "../workspace/components/project-screen-state";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { type ModuleProjectContext, moduleUrl, ProjectCrumbs, StatusIcon, useModuleProject } from "./module-bits";
 import { ModuleBoard, ModuleListRows } from "./module-list";
@@ -78,28 +77,16 @@ function usePrefs(projectId: string): [ModulePagePrefs, (patch: Partial<ModulePa
 
 /** The project can't show modules: unknown, not joined, or modules turned off. Null when it can. */
 export function projectBlocked(ctx: ModuleProjectContext, t: (key: string) => string): ReactNode {
-  const { slug, project } = ctx;
-  if (ctx.missing) {
-    return (
-      <EmptyState
-        icon={Boxes}
-        title={t("projects.settings.notFound")}
-        description={t("projects.settings.notFoundHint")}
-        action={
-          <Link className="btn btn-secondary" to={`/${slug}/projects/`}>
-            {t("projects.settings.backToProjects")}
-          </Link>
-        }
-      />
-    );
-  }
-  if (project && !project.is_member)
-    return <JoinProjectState slug={slug} projectId={project.id} workspaceRole={ctx.workspaceRole ?? ROLE.guest} />;
-  if (project && project.module_view === false)
-    return (
-      <EmptyState icon={Boxes} title={t("modules.disabled.title")} description={t("modules.disabled.description")} />
-    );
-  return null;
+  return projectScreenBlocked(
+    ctx,
+    {
+      on: ctx.project?.module_view !== false,
+      icon: Boxes,
+      title: t("modules.disabled.title"),
+      description: t("modules.disabled.description"),
+    },
+    t,
+  );
 }
 
 export function ModulesScreen() {

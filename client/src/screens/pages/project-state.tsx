@@ -2,15 +2,13 @@
  * What both pages screens show around their content: the crumbs to the project, and in place of
  * the content when the project can't show pages (unknown, not joined, pages turned off).
  */
-import { ROLE } from "@tideline/shared";
-import { FileText, FolderKanban, Settings } from "lucide-react";
+import { FileText, FolderKanban } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { EmptyState } from "../../components/ui";
 import type { Project } from "../../stores/projects";
-import { JoinProjectState } from "../workspace/components/join-project-state";
 import { ProjectLogo } from "../workspace/components/logos";
+import { projectScreenBlocked } from "../workspace/components/project-screen-state";
 import { Skeleton } from "../workspace/components/skeleton";
 import type { PagesProjectContext } from "./use-pages";
 
@@ -37,45 +35,17 @@ export function ProjectCrumbs({ slug, project }: { slug: string; project: Projec
   );
 }
 
-/**
- * The project can't show pages: unknown, not a member, or pages turned off. Null when it can.
- */
+/** The project can't show pages: unknown, not a member, or pages turned off. Null when it can. */
 export function projectBlocked(ctx: PagesProjectContext, t: (key: string) => string): ReactNode {
-  const { slug, project } = ctx;
-  if (ctx.missing) {
-    return (
-      <EmptyState
-        icon={FolderKanban}
-        title={t("projects.settings.notFound")}
-        description={t("projects.settings.notFoundHint")}
-        action={
-          <Link className="btn btn-secondary" to={`/${slug}/projects/`}>
-            {t("projects.settings.backToProjects")}
-          </Link>
-        }
-      />
-    );
-  }
-  if (project && !project.is_member) {
-    return <JoinProjectState slug={slug} projectId={project.id} workspaceRole={ctx.workspaceRole ?? ROLE.guest} />;
-  }
-  if (project && project.page_view === false) {
-    const admin = ctx.projectRole >= ROLE.admin;
-    return (
-      <EmptyState
-        icon={FileText}
-        title={t("pages.disabled.title")}
-        description={admin ? t("pages.disabled.adminDescription") : t("pages.disabled.description")}
-        action={
-          admin ? (
-            <Link className="btn btn-secondary" to={`/${slug}/projects/${project.id}/settings/features/`}>
-              <Settings size={14} aria-hidden />
-              {t("pages.disabled.settings")}
-            </Link>
-          ) : null
-        }
-      />
-    );
-  }
-  return null;
+  return projectScreenBlocked(
+    ctx,
+    {
+      on: ctx.project?.page_view !== false,
+      icon: FileText,
+      title: t("pages.disabled.title"),
+      description: t("pages.disabled.description"),
+      admin: { description: t("pages.disabled.adminDescription"), settings: t("pages.disabled.settings") },
+    },
+    t,
+  );
 }

@@ -5,7 +5,7 @@
  * "Save as view" on any filtered board creates one from that board. Kept live by the project's
  * channel (view.* events).
  */
-import { type DomainEvent, ROLE } from "@tideline/shared";
+import type { DomainEvent } from "@tideline/shared";
 import clsx from "clsx";
 import { Archive, Globe2, Layers, Lock, LockKeyhole, Plus, Search, SearchX, Star } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
@@ -22,8 +22,8 @@ import {
   personOf,
   useModuleProject,
 } from "../modules/module-bits";
-import { JoinProjectState } from "../workspace/components/join-project-state";
 import { PageHeader } from "../workspace/components/page-header";
+import { projectScreenBlocked } from "../workspace/components/project-screen-state";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { ViewMenu, type ViewRights } from "./view-menu";
 import { ViewModal } from "./view-modal";
@@ -33,25 +33,16 @@ import "./views.css";
 
 /** The project can't show views: unknown, not joined, or views turned off. Null when it can. */
 export function viewsBlocked(ctx: ModuleProjectContext, t: (key: string) => string): ReactNode {
-  const { slug, project } = ctx;
-  if (ctx.missing)
-    return (
-      <EmptyState
-        icon={Layers}
-        title={t("projects.settings.notFound")}
-        description={t("projects.settings.notFoundHint")}
-        action={
-          <Link className="btn btn-secondary" to={`/${slug}/projects/`}>
-            {t("projects.settings.backToProjects")}
-          </Link>
-        }
-      />
-    );
-  if (project && !project.is_member)
-    return <JoinProjectState slug={slug} projectId={project.id} workspaceRole={ctx.workspaceRole ?? ROLE.guest} />;
-  if (project && project.issue_views_view === false)
-    return <EmptyState icon={Layers} title={t("views.disabled.title")} description={t("views.disabled.description")} />;
-  return null;
+  return projectScreenBlocked(
+    ctx,
+    {
+      on: ctx.project?.issue_views_view !== false,
+      icon: Layers,
+      title: t("views.disabled.title"),
+      description: t("views.disabled.description"),
+    },
+    t,
+  );
 }
 
 /** Keep a project's views fresh while a views screen is open. */
