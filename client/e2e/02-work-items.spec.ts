@@ -8,6 +8,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { WorkItemPage } from "./pages/work-item-page.ts";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { signUpWithProject } from "./support/setup.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "wendy@work-items.test", password: "Copper-harbour-kite-31", first: "Wendy", last: "Works" };
@@ -23,14 +24,7 @@ test.describe
       const origin = baseURL ?? "http://localhost:3100";
       page = await browser.newPage({ baseURL: origin });
       api = new WorkItemsApi(page, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(user.email, user.password, user.first, user.last);
-      f = await api.createWorkspaceAndProject("wi-e2e", "Board Tests", "BT");
+      f = await signUpWithProject(api, user, { slug: "wi-e2e", name: "Board Tests", identifier: "BT" });
       labelId = (await api.createLabel(f, "Frontend", "#3b82f6")).id;
     });
 

@@ -8,6 +8,7 @@
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { PagesListPage, PageView } from "./pages/project-pages-page.ts";
+import { signUpWithProject } from "./support/setup.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const owner = { email: "paula@pages.test", password: "Copper-harbour-kite-41", first: "Paula", last: "Pages" };
@@ -38,14 +39,7 @@ test.describe
       ownerContext = await browser.newContext({ baseURL: origin });
       page = await ownerContext.newPage();
       api = new WorkItemsApi(page, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(owner.email, owner.password, owner.first, owner.last);
-      f = await api.createWorkspaceAndProject("pages-e2e", "Handbook", "HB");
+      f = await signUpWithProject(api, owner, { slug: "pages-e2e", name: "Handbook", identifier: "HB" });
       ownerMe = await api.get<Me>("/api/users/me/");
       await api.post(`/api/workspaces/${f.slug}/invitations/`, { emails: [{ email: teammate.email, role: 15 }] });
 

@@ -20,7 +20,8 @@ import {
   openLiveSockets,
   trackLiveSockets,
 } from "./support/live-socket.ts";
-import { type Fixture, mentionHtml, type WorkItemJson, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import { type Fixture, mentionHtml, type WorkItemJson, type WorkItemsApi } from "./support/work-items-api.ts";
 
 const alice = { email: "alice@live-board.test", password: "Amber-lighthouse-58", first: "Alice", last: "Author" };
 const bob = { email: "bob@live-board.test", password: "Silver-orchard-fox-19", first: "Bob", last: "Watcher" };
@@ -76,26 +77,11 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      contextA = await browser.newContext({ baseURL: origin });
-      contextB = await browser.newContext({ baseURL: origin });
-      await trackLiveSockets(contextB);
-      pageA = await contextA.newPage();
-      pageB = await contextB.newPage();
-      apiA = new WorkItemsApi(pageA, origin);
-      const apiB = new WorkItemsApi(pageB, origin);
-      await apiA.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await apiA.signUp(alice.email, alice.password, alice.first, alice.last);
-      f = await apiA.createWorkspaceAndProject("live-e2e", "Live Board", "LB");
-      await apiB.signUp(bob.email, bob.password, bob.first, bob.last);
-      await apiA.invite(f.slug, bob.email);
-      await apiB.acceptInvitations();
-      bobId = (await apiB.me()).id;
-      await apiA.addProjectMember(f, bobId);
+      ({ context: contextA, page: pageA, api: apiA } = await openSession(browser, origin));
+      const b = await openSession(browser, origin, {}, trackLiveSockets);
+      ({ context: contextB, page: pageB } = b);
+      f = await signUpWithProject(apiA, alice, { slug: "live-e2e", name: "Live Board", identifier: "LB" });
+      bobId = await addMember(apiA, b.api, f, bob);
       boardA = new WorkItemsPage(pageA);
       boardB = new WorkItemsPage(pageB);
     });

@@ -9,6 +9,7 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { AuthPage } from "./pages/auth-page.ts";
 import { InvitationPage, invitationLinkFor, OnboardingPage, VerifyEmailPanel } from "./pages/invitation-page.ts";
+import { signUpWithProject } from "./support/setup.ts";
 import { WorkItemsApi } from "./support/work-items-api.ts";
 
 const owner = { email: "olga@invitations.test", password: "Tidal-compass-river-58", first: "Olga", last: "Owner" };
@@ -25,14 +26,7 @@ test.describe
       const origin = baseURL ?? "http://localhost:3100";
       ownerPage = await browser.newPage({ baseURL: origin });
       api = new WorkItemsApi(ownerPage, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(owner.email, owner.password, owner.first, owner.last);
-      await api.createWorkspaceAndProject(slug, "Docks", "DK");
+      await signUpWithProject(api, owner, { slug, name: "Docks", identifier: "DK" });
     });
 
     test.afterAll(async () => {

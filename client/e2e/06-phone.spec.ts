@@ -9,10 +9,10 @@
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { AuthPage } from "./pages/auth-page.ts";
 import { choose } from "./support/pickers.ts";
+import { ADMIN, signUpWithProject } from "./support/setup.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "pia@phone.test", password: "Lantern-quay-gull-58", first: "Pia", last: "Phone" };
-const ADMIN = { email: "ada@acme.test", password: "Harbour-lantern-42", firstName: "Ada", company: "Acme Labs" };
 const PHONE = { width: 390, height: 844 };
 const NARROW = { width: 360, height: 740 };
 const DESKTOP = { width: 1440, height: 900 };
@@ -82,9 +82,7 @@ test.describe
       context = await browser.newContext({ baseURL: origin, viewport: PHONE, hasTouch: true, isMobile: true });
       page = await context.newPage();
       api = new WorkItemsApi(page, origin);
-      await api.ensureInstance(ADMIN);
-      await api.signUp(user.email, user.password, user.first, user.last);
-      f = await api.createWorkspaceAndProject("phone-e2e", "Mobile Checkout", "MC");
+      f = await signUpWithProject(api, user, { slug: "phone-e2e", name: "Mobile Checkout", identifier: "MC" });
       const label = await api.createLabel(f, "Billing", "#e5484d");
       const long = await api.createWorkItem(f, { name: LONG_TITLE, priority: "high", label_ids: [label.id] });
       longKey = `${f.identifier}-${long.sequence_id}`;

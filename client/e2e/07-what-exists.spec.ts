@@ -9,7 +9,8 @@
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { NotificationsPage } from "./pages/notifications-page.ts";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
-import { type Fixture, mentionHtml, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import { type Fixture, mentionHtml, type WorkItemsApi } from "./support/work-items-api.ts";
 
 const carol = { email: "carol@what-exists.test", password: "Copper-meadow-owl-73", first: "Carol", last: "Lead" };
 const dan = { email: "dan@what-exists.test", password: "Granite-harbor-elk-31", first: "Dan", last: "Follower" };
@@ -37,25 +38,11 @@ test.describe
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
       const viewport = { width: 1440, height: 900 };
-      contextA = await browser.newContext({ baseURL: origin, viewport });
-      contextB = await browser.newContext({ baseURL: origin, viewport });
-      pageA = await contextA.newPage();
-      pageB = await contextB.newPage();
-      apiA = new WorkItemsApi(pageA, origin);
-      const apiB = new WorkItemsApi(pageB, origin);
-      await apiA.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await apiA.signUp(carol.email, carol.password, carol.first, carol.last);
-      f = await apiA.createWorkspaceAndProject("exists-e2e", "Website", "WEB");
-      await apiB.signUp(dan.email, dan.password, dan.first, dan.last);
-      await apiA.invite(f.slug, dan.email);
-      await apiB.acceptInvitations();
-      danId = (await apiB.me()).id;
-      await apiA.addProjectMember(f, danId);
+      ({ context: contextA, page: pageA, api: apiA } = await openSession(browser, origin, { viewport }));
+      const b = await openSession(browser, origin, { viewport });
+      ({ context: contextB, page: pageB } = b);
+      f = await signUpWithProject(apiA, carol, { slug: "exists-e2e", name: "Website", identifier: "WEB" });
+      danId = await addMember(apiA, b.api, f, dan);
     });
 
     test.afterAll(async () => {

@@ -8,6 +8,7 @@
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { PageView } from "./pages/project-pages-page.ts";
+import { signUpWithProject } from "./support/setup.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "sam@csp.test", password: "Copper-harbour-kite-48", first: "Sam", last: "Secure" };
@@ -59,14 +60,7 @@ test.describe
       page = await context.newPage();
       violations = await watchViolations(page);
       api = new WorkItemsApi(page, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(user.email, user.password, user.first, user.last);
-      f = await api.createWorkspaceAndProject("csp-e2e", "Policies", "POL");
+      f = await signUpWithProject(api, user, { slug: "csp-e2e", name: "Policies", identifier: "POL" });
     });
 
     test.afterAll(async () => {

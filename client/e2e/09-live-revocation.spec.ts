@@ -7,7 +7,8 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { PageView } from "./pages/project-pages-page.ts";
 import { channelSynced, expectNotReloaded, markPage, trackLiveSockets } from "./support/live-socket.ts";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const owner = { email: "olga@revocation.test", password: "Granite-meadow-owl-37", first: "Olga", last: "Owner" };
 const member = { email: "max@revocation.test", password: "Granite-meadow-owl-38", first: "Max", last: "Member" };
@@ -28,25 +29,14 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      ownerContext = await browser.newContext({ baseURL: origin });
-      memberContext = await browser.newContext({ baseURL: origin });
-      await trackLiveSockets(memberContext);
-      ownerApi = new WorkItemsApi(await ownerContext.newPage(), origin);
-      memberPage = await memberContext.newPage();
-      memberApi = new WorkItemsApi(memberPage, origin);
-      await ownerApi.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await ownerApi.signUp(owner.email, owner.password, owner.first, owner.last);
-      f = await ownerApi.createWorkspaceAndProject("revocation-e2e", "Vault", "VLT");
-      await memberApi.signUp(member.email, member.password, member.first, member.last);
-      await ownerApi.invite(f.slug, member.email);
-      await memberApi.acceptInvitations();
-      memberId = (await memberApi.me()).id;
-      await ownerApi.addProjectMember(f, memberId);
+      ({ context: ownerContext, api: ownerApi } = await openSession(browser, origin));
+      ({
+        context: memberContext,
+        page: memberPage,
+        api: memberApi,
+      } = await openSession(browser, origin, {}, trackLiveSockets));
+      f = await signUpWithProject(ownerApi, owner, { slug: "revocation-e2e", name: "Vault", identifier: "VLT" });
+      memberId = await addMember(ownerApi, memberApi, f, member);
     });
 
     test.afterAll(async () => {

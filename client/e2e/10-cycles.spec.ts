@@ -10,20 +10,15 @@
  */
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { utcDay as day } from "./support/dates.ts";
 import { channelSynced, expectNotReloaded, markPage, trackLiveSockets } from "./support/live-socket.ts";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const alice = { email: "alice@cycles.test", password: "Amber-lighthouse-58", first: "Alice", last: "Planner" };
 const bob = { email: "bob@cycles.test", password: "Silver-orchard-fox-19", first: "Bob", last: "Viewer" };
 const LIVE = { timeout: 10_000 };
 const MARK = "cycles: loaded once";
-
-/** Calendar days from today (the project's timezone is UTC, as is the test machine's). */
-function day(offset: number): string {
-  const d = new Date();
-  d.setUTCDate(d.getUTCDate() + offset);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Clicks a day in the open range calendar, moving a month back or forth when it isn't shown. */
 async function pickDay(page: Page, iso: string): Promise<void> {
@@ -69,26 +64,12 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      contextA = await browser.newContext({ baseURL: origin });
-      contextB = await browser.newContext({ baseURL: origin });
-      await trackLiveSockets(contextB);
+      ({ context: contextA, page: pageA, api: apiA } = await openSession(browser, origin));
       await contextA.grantPermissions(["clipboard-read", "clipboard-write"]);
-      pageA = await contextA.newPage();
-      pageB = await contextB.newPage();
-      apiA = new WorkItemsApi(pageA, origin);
-      const apiB = new WorkItemsApi(pageB, origin);
-      await apiA.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await apiA.signUp(alice.email, alice.password, alice.first, alice.last);
-      f = await apiA.createWorkspaceAndProject("cycles-e2e", "Cycles", "CY");
-      await apiB.signUp(bob.email, bob.password, bob.first, bob.last);
-      await apiA.invite(f.slug, bob.email);
-      await apiB.acceptInvitations();
-      await apiA.addProjectMember(f, (await apiB.me()).id);
+      const b = await openSession(browser, origin, {}, trackLiveSockets);
+      ({ context: contextB, page: pageB } = b);
+      f = await signUpWithProject(apiA, alice, { slug: "cycles-e2e", name: "Cycles", identifier: "CY" });
+      await addMember(apiA, b.api, f, bob);
       for (const name of ["Ship the beta", "Draft the memo", "Fix the login", "Write the docs"])
         await apiA.createWorkItem(f, { name });
     });

@@ -9,20 +9,14 @@
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { localDay as day } from "./support/dates.ts";
 import { channelSynced } from "./support/live-socket.ts";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const mona = { email: "mona@modules.test", password: "Lantern-quarry-otter-58", first: "Mona", last: "Maker" };
 const theo = { email: "theo@modules.test", password: "Harbor-cobalt-finch-27", first: "Theo", last: "Watcher" };
 const LIVE = { timeout: 10_000 };
-
-/** yyyy-MM-dd, `days` from today (local calendar, as the timeline draws it). */
-function day(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
 
 type ModuleJson = { id: string; name: string; status: string; start_date: string | null; target_date: string | null };
 
@@ -47,25 +41,12 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      contextA = await browser.newContext({ baseURL: origin });
-      contextB = await browser.newContext({ baseURL: origin });
-      page = await contextA.newPage();
-      pageB = await contextB.newPage();
-      api = new WorkItemsApi(page, origin);
-      const apiB = new WorkItemsApi(pageB, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(mona.email, mona.password, mona.first, mona.last);
-      f = await api.createWorkspaceAndProject("mod-e2e", "Atlas", "AT");
+      ({ context: contextA, page, api } = await openSession(browser, origin));
+      const b = await openSession(browser, origin);
+      ({ context: contextB, page: pageB } = b);
+      f = await signUpWithProject(api, mona, { slug: "mod-e2e", name: "Atlas", identifier: "AT" });
       await api.patch(`/api/workspaces/${f.slug}/projects/${f.projectId}/`, { module_view: true });
-      await apiB.signUp(theo.email, theo.password, theo.first, theo.last);
-      await api.invite(f.slug, theo.email);
-      await apiB.acceptInvitations();
-      await api.addProjectMember(f, (await apiB.me()).id);
+      await addMember(api, b.api, f, theo);
       for (const name of ["Cart summary", "Payment form", "Receipt email"]) await api.createWorkItem(f, { name });
     });
 

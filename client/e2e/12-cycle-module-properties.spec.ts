@@ -7,14 +7,11 @@
  */
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { utcDay as day } from "./support/dates.ts";
+import { signUpWithProject } from "./support/setup.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "cyra@cycle-props.test", password: "Lantern-quarry-otter-58", first: "Cyra", last: "Planner" };
-
-/** yyyy-MM-dd, `days` from today (UTC — the project's zone; a cycle spans days either side). */
-function day(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 type Placed = { id: string; cycle_id: string | null; module_ids: string[] };
 
@@ -42,14 +39,7 @@ test.describe
       const origin = baseURL ?? "http://localhost:3100";
       page = await browser.newPage({ baseURL: origin });
       api = new WorkItemsApi(page, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(user.email, user.password, user.first, user.last);
-      f = await api.createWorkspaceAndProject("cm-e2e", "Planning", "PL");
+      f = await signUpWithProject(api, user, { slug: "cm-e2e", name: "Planning", identifier: "PL" });
       await api.patch(`/api/workspaces/${f.slug}/projects/${f.projectId}/`, { cycle_view: true, module_view: true });
       const make = (body: Record<string, unknown>) => api.post<{ id: string }>(api.projectUrl(f, "cycles/"), body);
       cycle.now = (await make({ name: "Sprint 14", start_date: day(-3), end_date: day(7) })).id;

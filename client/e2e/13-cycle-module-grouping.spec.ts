@@ -9,26 +9,13 @@
  */
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { utcDay as day } from "./support/dates.ts";
 import { choose } from "./support/pickers.ts";
+import { signUpWithProject } from "./support/setup.ts";
+import { shoot } from "./support/shots.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "gus@cycle-groups.test", password: "Harbour-quartz-otter-73", first: "Gus", last: "Grouper" };
-
-/** yyyy-MM-dd, `days` from today (UTC, the project's zone). */
-function day(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
-  });
-  const path = test.info().outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await test.info().attach(name, { path, contentType: "image/png" });
-}
 
 test.describe
   .serial("cycles and modules on the board", () => {
@@ -56,14 +43,7 @@ test.describe
       page = await browser.newPage({ baseURL: origin, viewport: { width: 1440, height: 900 } });
       api = new WorkItemsApi(page, origin);
       board = new WorkItemsPage(page);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(user.email, user.password, user.first, user.last);
-      f = await api.createWorkspaceAndProject("cm-groups", "Storefront", "SF");
+      f = await signUpWithProject(api, user, { slug: "cm-groups", name: "Storefront", identifier: "SF" });
       await api.patch(`/api/workspaces/${f.slug}/projects/${f.projectId}/`, { cycle_view: true, module_view: true });
       const make = (body: Record<string, unknown>) => api.post<{ id: string }>(api.projectUrl(f, "cycles/"), body);
       cycle.now = (await make({ name: "Sprint 14", start_date: day(-3), end_date: day(7) })).id;

@@ -9,27 +9,14 @@
  */
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { utcDay as day } from "./support/dates.ts";
+import { signUpWithProject } from "./support/setup.ts";
+import { shoot } from "./support/shots.ts";
 import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "sol@scoped-board.test", password: "Meadow-cobalt-heron-61", first: "Sol", last: "Scoper" };
 const PROJECT = "Storefront web platform";
 const CYCLE = "Sprint 14 — Checkout and payments";
-
-/** yyyy-MM-dd, `days` from today (UTC, the project's zone). */
-function day(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
-  });
-  const path = test.info().outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await test.info().attach(name, { path, contentType: "image/png" });
-}
 
 /**
  * Every chip of a row is either wholly shown or wholly dropped (wrapped below the clipped line,
@@ -84,15 +71,8 @@ test.describe
       page = await browser.newPage({ baseURL: origin, viewport: { width: 1440, height: 900 } });
       api = new WorkItemsApi(page, origin);
       board = new WorkItemsPage(page);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(user.email, user.password, user.first, user.last);
+      f = await signUpWithProject(api, user, { slug: "scoped-board", name: PROJECT, identifier: "SWP" });
       const me = await api.me();
-      f = await api.createWorkspaceAndProject("scoped-board", PROJECT, "SWP");
       await api.patch(`/api/workspaces/${f.slug}/projects/${f.projectId}/`, { cycle_view: true, module_view: true });
       cycleId = (
         await api.post<{ id: string }>(api.projectUrl(f, "cycles/"), {

@@ -8,11 +8,12 @@
  * The spec makes its own users, workspace and project through the API; dates are in March 2030 so
  * "today" never lands among them.
  */
-import { existsSync } from "node:fs";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
 import { channelSynced } from "./support/live-socket.ts";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import { shoot } from "./support/shots.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const alice = { email: "alice@calendar.test", password: "Copper-meadow-kite-64", first: "Alice", last: "Planner" };
 const bob = { email: "bob@calendar.test", password: "Granite-harbor-wren-27", first: "Bob", last: "Viewer" };
@@ -34,18 +35,6 @@ function pastWeekdayThisMonth(): string | null {
 }
 const OVERDUE_DAY = pastWeekdayThisMonth();
 
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
-  });
-  const path = test.info().outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await test.info().attach(name, { path, contentType: "image/png" });
-  if (existsSync("/tmp/shots")) await page.screenshot({ path: `/tmp/shots/calendar-${name}.png` });
-}
-
 test.describe
   .serial("calendar layout", () => {
     let contextA: BrowserContext;
@@ -63,25 +52,13 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      contextA = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
-      contextB = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
-      page = await contextA.newPage();
-      pageB = await contextB.newPage();
-      api = new WorkItemsApi(page, origin);
-      const apiB = new WorkItemsApi(pageB, origin);
+      const desktop = { viewport: { width: 1440, height: 900 } };
+      ({ context: contextA, page, api } = await openSession(browser, origin, desktop));
+      const b = await openSession(browser, origin, desktop);
+      ({ context: contextB, page: pageB } = b);
       board = new WorkItemsPage(page);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(alice.email, alice.password, alice.first, alice.last);
-      f = await api.createWorkspaceAndProject("cal-e2e", "Launch plan", "LP");
-      await apiB.signUp(bob.email, bob.password, bob.first, bob.last);
-      await api.invite(f.slug, bob.email);
-      await apiB.acceptInvitations();
-      await api.addProjectMember(f, (await apiB.me()).id);
+      f = await signUpWithProject(api, alice, { slug: "cal-e2e", name: "Launch plan", identifier: "LP" });
+      await addMember(api, b.api, f, bob);
 
       await api.createWorkItem(f, { name: "Write the brief", target_date: "2030-03-12", priority: "high" });
       await api.createWorkItem(f, { name: "Book the venue", target_date: "2030-03-13" });
@@ -124,12 +101,12 @@ test.describe
       await expect(more).toBeVisible();
       const shown = await day(page, "2030-03-21").locator(".cal-card").count();
       await expect(more).toHaveText(`+${6 - shown} more`);
-      await shoot(page, "month-light");
+      await shoot(page, "month-light", "calendar-");
       await more.click();
       const pop = page.locator(".cal-more-pop");
       await expect(pop.locator(".cal-card")).toHaveCount(6);
       await expect(pop).toContainText("Call caterer");
-      await shoot(page, "more-popover");
+      await shoot(page, "more-popover", "calendar-");
       await page.keyboard.press("Escape");
       await expect(pop).toBeHidden();
     });
@@ -153,7 +130,7 @@ test.describe
       await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 10, { steps: 5 });
       await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 15 });
       await expect(day(page, "2030-03-19")).toHaveClass(/is-over/);
-      await shoot(page, "dragging");
+      await shoot(page, "dragging", "calendar-");
       await page.mouse.up();
       expect((await saved).ok(), "the move was saved").toBe(true);
       await expect(card(page, "2030-03-19", "Write the brief")).toBeVisible();
@@ -176,7 +153,7 @@ test.describe
       await cell.getByRole("button", { name: /^Add a work item due / }).click();
       const input = cell.getByRole("textbox");
       await input.fill("Send the invites");
-      await shoot(page, "quick-add");
+      await shoot(page, "quick-add", "calendar-");
       await input.press("Enter");
       await expect(card(page, "2030-03-20", "Send the invites")).toBeVisible();
       await input.press("Escape");
@@ -225,7 +202,7 @@ test.describe
         await expect(card(page, OVERDUE_DAY, "Renew the domain").locator(".is-overdue")).toHaveCount(1);
         await expect(card(page, OVERDUE_DAY, "Renew the domain")).toContainText("Overdue");
       }
-      await shoot(page, "today-light");
+      await shoot(page, "today-light", "calendar-");
     });
 
     test("Show weekends and the week view are saved with the board", async () => {
@@ -252,7 +229,7 @@ test.describe
       await page.reload();
       await expect(page.locator(".cal-day")).toHaveCount(7);
       await expect(card(page, "2030-03-13", "Book the venue")).toBeVisible();
-      await shoot(page, "week-light");
+      await shoot(page, "week-light", "calendar-");
       await calendar.getByRole("button", { name: "Next week" }).click();
       await expect(page).toHaveURL(/date=2030-03-20/);
       await expect(card(page, "2030-03-19", "Write the brief")).toBeVisible();
@@ -300,15 +277,15 @@ test.describe
       await page.emulateMedia({ colorScheme: "dark" });
       await page.goto(`/${f.slug}/projects/${f.projectId}/issues/?date=${ANCHOR}`);
       await expect(card(page, "2030-03-13", "Book the venue")).toBeVisible();
-      await shoot(page, "month-dark");
+      await shoot(page, "month-dark", "calendar-");
       await page.emulateMedia({ colorScheme: "light" });
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`/${f.slug}/projects/${f.projectId}/issues/?date=${ANCHOR}`);
       // A phone shows the week as an agenda, one row per day.
       await expect(page.locator(".cal-agenda .cal-day")).toHaveCount(7);
       await expect(card(page, "2030-03-13", "Book the venue")).toBeVisible();
-      await shoot(page, "phone-light");
+      await shoot(page, "phone-light", "calendar-");
       await page.emulateMedia({ colorScheme: "dark" });
-      await shoot(page, "phone-dark");
+      await shoot(page, "phone-dark", "calendar-");
     });
   });

@@ -6,20 +6,14 @@
  * it. The spec makes its own users, workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { localDay as day } from "./support/dates.ts";
 import { channelSynced, expectNotReloaded, markPage, trackLiveSockets } from "./support/live-socket.ts";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const tara = { email: "tara@timeline.test", password: "Meadow-copper-heron-64", first: "Tara", last: "Planner" };
 const ravi = { email: "ravi@timeline.test", password: "Pebble-saffron-lynx-39", first: "Ravi", last: "Reader" };
 const LIVE = { timeout: 10_000 };
-
-/** yyyy-MM-dd, `days` from today (local calendar, as the timeline draws it). */
-function day(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
 
 /** How the bar's label names a day (components/ui showDay). */
 function shown(iso: string): string {
@@ -62,25 +56,12 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      contextA = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
-      contextB = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
-      await trackLiveSockets(contextB);
-      page = await contextA.newPage();
-      pageB = await contextB.newPage();
-      api = new WorkItemsApi(page, origin);
-      const apiB = new WorkItemsApi(pageB, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(tara.email, tara.password, tara.first, tara.last);
-      f = await api.createWorkspaceAndProject("tl-e2e", "Orbit", "OR");
-      await apiB.signUp(ravi.email, ravi.password, ravi.first, ravi.last);
-      await api.invite(f.slug, ravi.email);
-      await apiB.acceptInvitations();
-      await api.addProjectMember(f, (await apiB.me()).id);
+      const desktop = { viewport: { width: 1440, height: 900 } };
+      ({ context: contextA, page, api } = await openSession(browser, origin, desktop));
+      const b = await openSession(browser, origin, desktop, trackLiveSockets);
+      ({ context: contextB, page: pageB } = b);
+      f = await signUpWithProject(api, tara, { slug: "tl-e2e", name: "Orbit", identifier: "OR" });
+      await addMember(api, b.api, f, ravi);
       const items: [string, string | null, string | null][] = [
         ["Design review", day(0), day(4)],
         ["Ship beta", day(6), day(8)],

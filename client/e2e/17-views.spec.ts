@@ -10,7 +10,8 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
 import { channelSynced } from "./support/live-socket.ts";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const mona = { email: "mona@views.test", password: "Lantern-quarry-otter-58", first: "Mona", last: "Maker" };
 const theo = { email: "theo@views.test", password: "Harbor-cobalt-finch-27", first: "Theo", last: "Watcher" };
@@ -34,24 +35,11 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      contextA = await browser.newContext({ baseURL: origin });
-      contextB = await browser.newContext({ baseURL: origin });
-      page = await contextA.newPage();
-      pageB = await contextB.newPage();
-      api = new WorkItemsApi(page, origin);
-      const apiB = new WorkItemsApi(pageB, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(mona.email, mona.password, mona.first, mona.last);
-      f = await api.createWorkspaceAndProject("views-e2e", "Beacon", "BC");
-      await apiB.signUp(theo.email, theo.password, theo.first, theo.last);
-      await api.invite(f.slug, theo.email);
-      await apiB.acceptInvitations();
-      await api.addProjectMember(f, (await apiB.me()).id);
+      ({ context: contextA, page, api } = await openSession(browser, origin));
+      const b = await openSession(browser, origin);
+      ({ context: contextB, page: pageB } = b);
+      f = await signUpWithProject(api, mona, { slug: "views-e2e", name: "Beacon", identifier: "BC" });
+      await addMember(api, b.api, f, theo);
       await api.createWorkItem(f, { name: "Checkout crash", priority: "urgent" });
       await api.createWorkItem(f, { name: "Slow search", priority: "high" });
       await api.createWorkItem(f, { name: "Footer typo", priority: "low" });

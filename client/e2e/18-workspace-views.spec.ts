@@ -6,7 +6,8 @@
  * spec makes its own users, workspace and projects through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture } from "./support/work-items-api.ts";
 
 const vera = { email: "vera@wsviews.test", password: "Copper-meadow-kite-61", first: "Vera", last: "Viewer" };
 const omar = { email: "omar@wsviews.test", password: "Granite-willow-sun-33", first: "Omar", last: "Other" };
@@ -24,29 +25,19 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      contextA = await browser.newContext({ baseURL: origin });
-      contextB = await browser.newContext({ baseURL: origin });
-      page = await contextA.newPage();
-      const api = new WorkItemsApi(page, origin);
-      const apiB = new WorkItemsApi(await contextB.newPage(), origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(vera.email, vera.password, vera.first, vera.last);
-      f = await api.createWorkspaceAndProject("wsv-e2e", "Atlas", "AT");
+      const a = await openSession(browser, origin);
+      ({ context: contextA, page } = a);
+      const { api } = a;
+      const b = await openSession(browser, origin);
+      contextB = b.context;
+      const apiB = b.api;
+      f = await signUpWithProject(api, vera, { slug: "wsv-e2e", name: "Atlas", identifier: "AT" });
       const beacon = await api.post<{ id: string }>(`/api/workspaces/${f.slug}/projects/`, {
         name: "Beacon",
         identifier: "BE",
       });
-      await apiB.signUp(omar.email, omar.password, omar.first, omar.last);
-      await api.invite(f.slug, omar.email);
-      await apiB.acceptInvitations();
+      const omarId = await addMember(api, apiB, f, omar);
       const me = await api.me();
-      const omarId = (await apiB.me()).id;
-      await api.addProjectMember(f, omarId);
       await api.createWorkItem(f, { name: "Atlas launch plan", assignee_ids: [me.id] });
       await api.createWorkItem(f, { name: "Atlas copy review", assignee_ids: [omarId] });
       await api.createWorkItem({ ...f, projectId: beacon.id }, { name: "Beacon onboarding" });

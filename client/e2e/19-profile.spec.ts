@@ -6,16 +6,12 @@
  * his activity). The spec signs up its own users, workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { utcDay as day } from "./support/dates.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const alice = { email: "alice@profile.test", password: "Amber-lighthouse-58", first: "Alice", last: "Maker" };
 const bob = { email: "bob@profile.test", password: "Silver-orchard-fox-19", first: "Bob", last: "Helper" };
-
-function day(offset: number): string {
-  const d = new Date();
-  d.setUTCDate(d.getUTCDate() + offset);
-  return d.toISOString().slice(0, 10);
-}
 
 test.describe
   .serial("member profile", () => {
@@ -30,27 +26,13 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      context = await browser.newContext({ baseURL: origin });
-      const bobContext = await browser.newContext({ baseURL: origin });
-      page = await context.newPage();
-      const bobPage = await bobContext.newPage();
-      api = new WorkItemsApi(page, origin);
-      const apiB = new WorkItemsApi(bobPage, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(alice.email, alice.password, alice.first, alice.last);
-      f = await api.createWorkspaceAndProject("profile-e2e", "Profile", "PF");
-      await apiB.signUp(bob.email, bob.password, bob.first, bob.last);
-      await api.invite(f.slug, bob.email);
-      await apiB.acceptInvitations();
+      ({ context, page, api } = await openSession(browser, origin));
+      const b = await openSession(browser, origin);
+      f = await signUpWithProject(api, alice, { slug: "profile-e2e", name: "Profile", identifier: "PF" });
+      bobId = await addMember(api, b.api, f, bob);
       aliceId = (await api.me()).id;
-      bobId = (await apiB.me()).id;
-      await api.addProjectMember(f, bobId);
-      await bobContext.close();
+      // Bob's browser is only for his sign-up: the tests look through Alice's.
+      await b.context.close();
 
       const state = (group: string) => f.states.find((s) => s.group === group)?.id;
       await api.createWorkItem(f, { name: "Ship the beta", assignee_ids: [aliceId], priority: "urgent" });

@@ -6,24 +6,14 @@
  * of the board and the page, light and dark, desktop and phone, go to the test's output folder
  * (and /tmp/shots when it exists). The spec signs up its own user, workspace and project.
  */
-import { existsSync } from "node:fs";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+import { openSession, signUpWithProject } from "./support/setup.ts";
+import { shoot } from "./support/shots.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const user = { email: "esme@epics.test", password: "Copper-meadow-kestrel-27", first: "Esme", last: "Epicson" };
 const EPIC = "Checkout revamp";
 const LIVE = { timeout: 10_000 };
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready;
-    const ending = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
-  });
-  const path = test.info().outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  if (existsSync("/tmp/shots")) await page.screenshot({ path: `/tmp/shots/w4-${name}.png` });
-}
 
 test.describe
   .serial("epics", () => {
@@ -36,17 +26,8 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      const context = await browser.newContext({ baseURL: origin, viewport: { width: 1440, height: 900 } });
-      page = await context.newPage();
-      api = new WorkItemsApi(page, origin);
-      await api.ensureInstance({
-        email: "ada@acme.test",
-        password: "Harbour-lantern-42",
-        firstName: "Ada",
-        company: "Acme Labs",
-      });
-      await api.signUp(user.email, user.password, user.first, user.last);
-      f = await api.createWorkspaceAndProject("epics-e2e", "Storefront", "SF");
+      ({ page, api } = await openSession(browser, origin, { viewport: { width: 1440, height: 900 } }));
+      f = await signUpWithProject(api, user, { slug: "epics-e2e", name: "Storefront", identifier: "SF" });
       await api.createWorkItem(f, { name: "Fix the footer" });
     });
 
@@ -99,7 +80,7 @@ test.describe
       await expect(page.getByText(EPIC, { exact: true })).toHaveCount(0);
       await page.goto(epicsUrl());
       await expect(page.getByText(EPIC, { exact: true })).toBeVisible();
-      await shoot(page, "epics-board");
+      await shoot(page, "epics-board", "w4-");
     });
 
     test("the epic's page: two new children, one completed elsewhere moves the progress live", async () => {
@@ -134,7 +115,7 @@ test.describe
       await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done", LIVE);
       await expect(page.getByTestId("epic-progress-percent")).toHaveText("50%");
       await expect(page.getByTestId("epic-progress-completed")).toHaveText("1");
-      await shoot(page, "epic-page");
+      await shoot(page, "epic-page", "w4-");
       // A work-item link to the epic (its key under /browse/) opens the epic's page.
       await page.goto(`/${f.slug}/browse/${f.identifier}-1/`);
       await expect(page.getByText("Fix the footer").first()).toBeVisible();
@@ -143,15 +124,15 @@ test.describe
       await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done");
 
       await page.emulateMedia({ colorScheme: "dark" });
-      await shoot(page, "epic-page-dark");
+      await shoot(page, "epic-page-dark", "w4-");
       await page.goto(epicsUrl());
       await expect(page.getByText(EPIC, { exact: true })).toBeVisible();
-      await shoot(page, "epics-board-dark");
+      await shoot(page, "epics-board-dark", "w4-");
       await page.emulateMedia({ colorScheme: "light" });
       await page.setViewportSize({ width: 390, height: 844 });
-      await shoot(page, "epics-board-phone");
+      await shoot(page, "epics-board-phone", "w4-");
       await page.goto(`/${f.slug}/projects/${f.projectId}/epics/${epicId}/`);
       await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done");
-      await shoot(page, "epic-page-phone");
+      await shoot(page, "epic-page-phone", "w4-");
     });
   });
