@@ -25,12 +25,10 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      const a = await openSession(browser, origin);
+      const { api, ...a } = await openSession(browser, origin);
+      const { api: apiB, ...b } = await openSession(browser, origin);
       ({ context: contextA, page } = a);
-      const { api } = a;
-      const b = await openSession(browser, origin);
       contextB = b.context;
-      const apiB = b.api;
       f = await signUpWithProject(api, vera, { slug: "wsv-e2e", name: "Atlas", identifier: "AT" });
       const beacon = await api.post<{ id: string }>(`/api/workspaces/${f.slug}/projects/`, {
         name: "Beacon",
