@@ -6,7 +6,7 @@
  */
 import { NONE_GROUP, PRIORITIES, type Priority } from "@tideline/shared";
 import { Archive, Boxes, CircleDot, CircleMinus, Contrast, Tag, Trash2, UserRound, X } from "lucide-react";
-import { useState } from "react";
+import { type ComponentProps, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Avatar, Button, Combobox } from "../../components/ui";
@@ -32,15 +32,48 @@ import {
 } from "./cycle-module-pickers";
 import { LabelDot, PriorityIcon, stateOptions, useLabels } from "./properties";
 
+/** A bulk picker: a ghost button named as its picker, centred over the bar. */
+function BulkPicker({
+  icon,
+  ...props
+}: Omit<ComponentProps<typeof Combobox>, "children" | "align"> & { icon: ReactNode }) {
+  return (
+    <Combobox {...props} align="center">
+      <Button size="sm" variant="ghost">
+        {icon}
+        {props.label}
+      </Button>
+    </Combobox>
+  );
+}
+
+/**
+ * The picks of an "add" picker (assignees, labels, modules), sent when it closes so several
+ * travel in one request.
+ */
+function usePicks() {
+  const [picked, setPicked] = useState<string[]>([]);
+  return {
+    isSelected: (v: string) => picked.includes(v),
+    toggle: (v: string) => setPicked((a) => (a.includes(v) ? a.filter((x) => x !== v) : [...a, v])),
+    /** Hands the picks to `send` (if any) and starts over. */
+    flush: (send: (values: string[]) => void) => {
+      if (!picked.length) return;
+      send(picked);
+      setPicked([]);
+    },
+  };
+}
+
 export function BulkBar() {
   const { t } = useTranslation();
   const { slug, projectId, lookups, isAdmin, userId, today, scope } = useWorkItemsContext();
   const selection = useSelection();
   const names = useLabels();
   const [confirming, setConfirming] = useState(false);
-  const [pickedAssignees, setPickedAssignees] = useState<string[]>([]);
-  const [pickedLabels, setPickedLabels] = useState<string[]>([]);
-  const [pickedModules, setPickedModules] = useState<string[]>([]);
+  const assignees = usePicks();
+  const labels = usePicks();
+  const modules = usePicks();
   const features = useCycleModuleFeatures(slug, projectId);
   const cycleList = useCycleList(slug, projectId, false);
   const moduleList = useModuleList(slug, projectId, false);
@@ -86,32 +119,23 @@ export function BulkBar() {
   return (
     <div className="wi-bulk" role="toolbar" aria-label={t("workItems.bulk.label")}>
       <span className="wi-bulk-count">{t("workItems.bulk.selected", { count: ids.length })}</span>
-      <Combobox
+      <BulkPicker
         label={t("workItems.bulk.setState")}
+        icon={<CircleDot size={14} aria-hidden />}
         options={stateOptions(lookups.states)}
         isSelected={() => false}
         onSelect={(state_id) => void apply({ state_id })}
-        align="center"
-      >
-        <Button size="sm" variant="ghost">
-          <CircleDot size={14} aria-hidden />
-          {t("workItems.bulk.setState")}
-        </Button>
-      </Combobox>
-      <Combobox
+      />
+      <BulkPicker
         label={t("workItems.bulk.setPriority")}
+        icon={<PriorityIcon priority="high" />}
         options={PRIORITIES.map((p) => ({ value: p, label: names.priority(p), icon: <PriorityIcon priority={p} /> }))}
         isSelected={() => false}
         onSelect={(p) => void apply({ priority: p as Priority })}
-        align="center"
-      >
-        <Button size="sm" variant="ghost">
-          <PriorityIcon priority="high" />
-          {t("workItems.bulk.setPriority")}
-        </Button>
-      </Combobox>
-      <Combobox
+      />
+      <BulkPicker
         label={t("workItems.bulk.addAssignees")}
+        icon={<UserRound size={14} aria-hidden />}
         multiple
         options={lookups.members.map((m) => ({
           value: m.id,
@@ -119,45 +143,28 @@ export function BulkBar() {
           keywords: m.email,
           icon: <Avatar name={m.name} src={m.avatar} size={18} />,
         }))}
-        isSelected={(v) => pickedAssignees.includes(v)}
-        onSelect={(v) => setPickedAssignees((a) => (a.includes(v) ? a.filter((x) => x !== v) : [...a, v]))}
+        isSelected={assignees.isSelected}
+        onSelect={assignees.toggle}
         onOpenChange={(open) => {
-          // Applied when the picker closes, so several people travel in one request.
-          if (!open && pickedAssignees.length) {
-            void apply({ assignee_ids: pickedAssignees });
-            setPickedAssignees([]);
-          }
+          if (!open) assignees.flush((assignee_ids) => void apply({ assignee_ids }));
         }}
-        align="center"
-      >
-        <Button size="sm" variant="ghost">
-          <UserRound size={14} aria-hidden />
-          {t("workItems.bulk.addAssignees")}
-        </Button>
-      </Combobox>
-      <Combobox
+      />
+      <BulkPicker
         label={t("workItems.bulk.addLabels")}
+        icon={<Tag size={14} aria-hidden />}
         multiple
         options={lookups.labels.map((l) => ({ value: l.id, label: l.name, icon: <LabelDot color={l.color} /> }))}
-        isSelected={(v) => pickedLabels.includes(v)}
-        onSelect={(v) => setPickedLabels((a) => (a.includes(v) ? a.filter((x) => x !== v) : [...a, v]))}
+        isSelected={labels.isSelected}
+        onSelect={labels.toggle}
         onOpenChange={(open) => {
-          if (!open && pickedLabels.length) {
-            void apply({ label_ids: pickedLabels });
-            setPickedLabels([]);
-          }
+          if (!open) labels.flush((label_ids) => void apply({ label_ids }));
         }}
         emptyText={lookups.labels.length ? t("workItems.picker.noMatch") : t("workItems.picker.noLabels")}
-        align="center"
-      >
-        <Button size="sm" variant="ghost">
-          <Tag size={14} aria-hidden />
-          {t("workItems.bulk.addLabels")}
-        </Button>
-      </Combobox>
+      />
       {features.cycles ? (
-        <Combobox
+        <BulkPicker
           label={t("cycleModuleProps.setCycle")}
+          icon={<Contrast size={14} aria-hidden />}
           options={() => cycleOptions(t, cycleList.list, null, today)}
           isSelected={() => false}
           onSelect={(v) => void apply({ cycle_id: v === NONE_GROUP ? null : v })}
@@ -168,39 +175,24 @@ export function BulkBar() {
           emptyText={t("cycleModuleProps.noMatch")}
           footer={cycleListNote(t, cycleList.list, cycleList.status)}
           popoverClassName="cm-pop"
-          align="center"
-        >
-          <Button size="sm" variant="ghost">
-            <Contrast size={14} aria-hidden />
-            {t("cycleModuleProps.setCycle")}
-          </Button>
-        </Combobox>
+        />
       ) : null}
       {features.modules ? (
-        <Combobox
+        <BulkPicker
           label={t("cycleModuleProps.addToModules")}
+          icon={<Boxes size={14} aria-hidden />}
           multiple
           options={() => moduleOptions(moduleList.list)}
-          isSelected={(v) => pickedModules.includes(v)}
-          onSelect={(v) => setPickedModules((a) => (a.includes(v) ? a.filter((x) => x !== v) : [...a, v]))}
+          isSelected={modules.isSelected}
+          onSelect={modules.toggle}
           onOpenChange={(open) => {
             if (open) loadModules(slug, projectId).catch(() => undefined);
-            // Applied when the picker closes, so several modules travel in one request.
-            else if (pickedModules.length) {
-              void apply({ module_ids: pickedModules });
-              setPickedModules([]);
-            }
+            else modules.flush((module_ids) => void apply({ module_ids }));
           }}
           searchPlaceholder={t("cycleModuleProps.searchModules")}
           emptyText={moduleEmptyText(t, moduleList.list, moduleList.status)}
           popoverClassName="cm-pop"
-          align="center"
-        >
-          <Button size="sm" variant="ghost">
-            <Boxes size={14} aria-hidden />
-            {t("cycleModuleProps.addToModules")}
-          </Button>
-        </Combobox>
+        />
       ) : null}
       <span className="wi-bulk-sep" />
       {scope.kind === "cycle" || scope.kind === "module" ? (

@@ -16,8 +16,7 @@ import { type Lookups, useWorkItemsContext } from "./context";
 import { CycleIcon, ModuleIcon, useCycleList, useCycleModuleFeatures, useModuleList } from "./cycle-module-pickers";
 import { formatDate, LabelDot, PriorityIcon, StateIcon, useLabels } from "./properties";
 
-type Option = { value: string; label: string; icon?: ReactNode };
-type Section = { key: IssueFilterKey; title: string; options: Option[]; kind: "multi" | "date" };
+type Section = { key: IssueFilterKey; title: string; options: FilterOption[]; kind: "multi" | "date" };
 
 const DATE_PRESETS = [
   "1_weeks;after;fromnow",
@@ -66,7 +65,7 @@ function useSections(lookups: Lookups, features: Features, scope: BoardScope): S
           },
         ]
       : [];
-    const people = (none: string | null): Option[] => [
+    const people = (none: string | null): FilterOption[] => [
       ...lookups.members.map((m) => ({
         value: m.id,
         label: m.name,
@@ -126,11 +125,33 @@ function useSections(lookups: Lookups, features: Features, scope: BoardScope): S
   }, [lookups, t, names, features.cycles, features.modules, scope.kind]);
 }
 
-export function FiltersMenu({ filters }: { filters: StoredFilters }) {
-  const { t } = useTranslation();
-  const { slug, projectId, viewKey, lookups, scope } = useWorkItemsContext();
-  const features = useCycleModuleFeatures(slug, projectId);
-  const sections = useSections(lookups, features, scope);
+export type FilterOption = { value: string; label: string; icon?: ReactNode };
+
+/**
+ * A Filters button and its popover: a search box over checkbox sections (a section's title
+ * matching keeps all its options). Shared by the board and the workspace views; each says what
+ * a pick does and may add a footer under a section's options while nothing is searched.
+ */
+export function FilterPopover<S extends { key: IssueFilterKey; title: string; options: FilterOption[] }>({
+  filters,
+  sections,
+  label,
+  searchLabel,
+  title,
+  disabled,
+  onPick,
+  footer,
+}: {
+  filters: StoredFilters;
+  sections: readonly S[];
+  label: string;
+  searchLabel: string;
+  /** The trigger's tooltip: it names the button where the header shows the icon alone. */
+  title: string;
+  disabled?: boolean;
+  onPick: (section: S, value: string, on: boolean) => void;
+  footer?: (section: S, current: readonly string[]) => ReactNode;
+}) {
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState(false);
   const count = Object.values(filters).reduce((n, v) => n + (v?.length ?? 0), 0);
@@ -149,11 +170,11 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
           variant="secondary"
           size="sm"
           className={clsx(count > 0 && "btn-active")}
-          // The tooltip names it where the header shows the icon alone (narrow or busy headers).
-          title={t("workItems.filters.button")}
+          title={title}
+          disabled={disabled}
         >
           <ListFilter size={14} aria-hidden />
-          <span className="wi-btn-text">{t("workItems.filters.button")}</span>
+          <span className="wi-btn-text">{label}</span>
           {count > 0 ? <span className="wi-count-badge">{count}</span> : null}
         </Button>
       </Popover.Trigger>
@@ -161,8 +182,8 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
         <Popover.Content className="wi-menu-pop wi-filters-pop" align="end" sideOffset={6} collisionPadding={8}>
           <input
             className="combo-search"
-            placeholder={t("workItems.filters.search")}
-            aria-label={t("workItems.filters.search")}
+            placeholder={searchLabel}
+            aria-label={searchLabel}
             value={query}
             onChange={(e) => setQuery(e.target.value)}
           />
@@ -173,7 +194,7 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
                     (o) => o.label.toLowerCase().includes(q) || section.title.toLowerCase().includes(q),
                   )
                 : section.options;
-              if (!options.length && (section.kind === "multi" || q)) return null;
+              if (!options.length) return null;
               const current = filters[section.key] ?? [];
               return (
                 <fieldset key={section.key} className="wi-filter-section">
@@ -186,11 +207,7 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
                         type="button"
                         className="wi-filter-option"
                         aria-pressed={on}
-                        onClick={() =>
-                          section.kind === "date"
-                            ? setFilter(slug, viewKey, section.key, on ? [] : [o.value])
-                            : toggleFilterValue(slug, viewKey, section.key, o.value)
-                        }
+                        onClick={() => onPick(section, o.value, on)}
                       >
                         <span className={clsx("combo-check", on && "combo-check-on")} aria-hidden>
                           {on ? <Check size={11} strokeWidth={3} /> : null}
@@ -200,9 +217,7 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
                       </button>
                     );
                   })}
-                  {section.kind === "date" && !q ? (
-                    <CustomRange value={current} onApply={(terms) => setFilter(slug, viewKey, section.key, terms)} />
-                  ) : null}
+                  {!q && footer ? footer(section, current) : null}
                 </fieldset>
               );
             })}
@@ -210,6 +225,33 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>
+  );
+}
+
+export function FiltersMenu({ filters }: { filters: StoredFilters }) {
+  const { t } = useTranslation();
+  const { slug, projectId, viewKey, lookups, scope } = useWorkItemsContext();
+  const features = useCycleModuleFeatures(slug, projectId);
+  const sections = useSections(lookups, features, scope);
+  // A date section holds one term (a preset or a custom range); the others add and remove values.
+  return (
+    <FilterPopover
+      filters={filters}
+      sections={sections}
+      label={t("workItems.filters.button")}
+      searchLabel={t("workItems.filters.search")}
+      title={t("workItems.filters.button")}
+      onPick={(section, value, on) =>
+        section.kind === "date"
+          ? setFilter(slug, viewKey, section.key, on ? [] : [value])
+          : toggleFilterValue(slug, viewKey, section.key, value)
+      }
+      footer={(section, current) =>
+        section.kind === "date" ? (
+          <CustomRange value={current} onApply={(terms) => setFilter(slug, viewKey, section.key, terms)} />
+        ) : null
+      }
+    />
   );
 }
 

@@ -4,10 +4,8 @@
  * → assignees = me …) is not offered: it is the view, not a filter the user can widen.
  */
 import { type IssueFilterKey, NONE_VALUE, PRIORITIES, STATE_GROUPS } from "@tideline/shared";
-import clsx from "clsx";
-import { ArrowDownWideNarrow, Check, ListFilter, X } from "lucide-react";
-import { Popover } from "radix-ui";
-import { type ReactNode, useMemo, useState } from "react";
+import { ArrowDownWideNarrow, Check, X } from "lucide-react";
+import { type ReactNode, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar, Button } from "../../components/ui";
 import type { WorkspaceMember } from "../../stores/members";
@@ -15,12 +13,12 @@ import { memberName } from "../../stores/members";
 import type { Project } from "../../stores/projects";
 import type { StoredFilters } from "../../stores/work-item-view";
 import { WORKSPACE_FILTER_KEYS, WORKSPACE_ORDERS } from "../../stores/workspace-views";
+import { type FilterOption, FilterPopover } from "../work-items/filters";
 import { PriorityIcon, StateIcon } from "../work-items/properties";
 import { ProjectLogo } from "../workspace/components/logos";
 import { Menu, MenuItem } from "../workspace/components/menu";
 
-type Option = { value: string; label: string; icon?: ReactNode };
-type Section = { key: IssueFilterKey; title: string; options: Option[] };
+type Section = { key: IssueFilterKey; title: string; options: FilterOption[] };
 
 type Props = {
   filters: StoredFilters;
@@ -39,7 +37,7 @@ function useSections(
 ) {
   const { t } = useTranslation();
   return useMemo<Section[]>(() => {
-    const persons = (none: string): Option[] => [
+    const persons = (none: string): FilterOption[] => [
       ...people.map((m) => ({
         value: m.member.id,
         label: memberName(m.member),
@@ -101,78 +99,17 @@ function toggle(filters: StoredFilters, key: IssueFilterKey, value: string): Sto
 
 export function FiltersButton({ filters, onChange, fixedKey, projects, people, disabled }: Props) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState("");
   const sections = useSections(projects, people, fixedKey);
-  const count = Object.values(filters).reduce((n, v) => n + (v?.length ?? 0), 0);
-  const q = query.trim().toLowerCase();
   return (
-    <Popover.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) setQuery("");
-      }}
-    >
-      <Popover.Trigger asChild>
-        <Button
-          variant="secondary"
-          size="sm"
-          className={clsx(count > 0 && "btn-active")}
-          title={disabled ? t("workspaceViews.lockedHint") : t("workspaceViews.filters.button")}
-          disabled={disabled}
-        >
-          <ListFilter size={14} aria-hidden />
-          <span className="wi-btn-text">{t("workspaceViews.filters.button")}</span>
-          {count > 0 ? <span className="wi-count-badge">{count}</span> : null}
-        </Button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content className="wi-menu-pop wi-filters-pop" align="end" sideOffset={6} collisionPadding={8}>
-          <input
-            className="combo-search"
-            placeholder={t("workspaceViews.filters.search")}
-            aria-label={t("workspaceViews.filters.search")}
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-          <div className="wi-filter-sections">
-            {sections.map((section) => {
-              const options = q
-                ? section.options.filter(
-                    (o) => o.label.toLowerCase().includes(q) || section.title.toLowerCase().includes(q),
-                  )
-                : section.options;
-              if (!options.length) return null;
-              const current = filters[section.key] ?? [];
-              return (
-                <fieldset key={section.key} className="wi-filter-section">
-                  <legend className="wi-filter-title">{section.title}</legend>
-                  {options.map((o) => {
-                    const on = current.includes(o.value);
-                    return (
-                      <button
-                        key={o.value}
-                        type="button"
-                        className="wi-filter-option"
-                        aria-pressed={on}
-                        onClick={() => onChange(toggle(filters, section.key, o.value))}
-                      >
-                        <span className={clsx("combo-check", on && "combo-check-on")} aria-hidden>
-                          {on ? <Check size={11} strokeWidth={3} /> : null}
-                        </span>
-                        {o.icon ? <span className="combo-icon">{o.icon}</span> : null}
-                        <span className="combo-label">{o.label}</span>
-                      </button>
-                    );
-                  })}
-                </fieldset>
-              );
-            })}
-          </div>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <FilterPopover
+      filters={filters}
+      sections={sections}
+      label={t("workspaceViews.filters.button")}
+      searchLabel={t("workspaceViews.filters.search")}
+      title={disabled ? t("workspaceViews.lockedHint") : t("workspaceViews.filters.button")}
+      disabled={disabled}
+      onPick={(section, value) => onChange(toggle(filters, section.key, value))}
+    />
   );
 }
 
