@@ -14,6 +14,7 @@ import { TabList } from "../../components/progress/tab-list";
 import { Avatar, Button, EmptyState } from "../../components/ui";
 import { type Cycle, cycles, loadCycles } from "../../stores/cycles";
 import { memberName } from "../../stores/members";
+import { useCreateShortcut } from "../workspace/components/create-shortcut";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { CYCLE_TABS, type CycleTab, cycleActions, filterCycles, isCycleTab, tabCounts } from "./cycle-logic";
@@ -67,18 +68,7 @@ export function CyclesScreen() {
   const canCreate = ctx.projectRole >= ROLE.member && !project?.archived_at;
 
   // "q" opens the new-cycle form (the reference's key; "c" is the board's new work item).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (event.metaKey || event.ctrlKey || event.altKey || event.key !== "q" || !canCreate) return;
-      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-      if (document.querySelector("[role=dialog], [data-radix-popper-content-wrapper]")) return;
-      event.preventDefault();
-      setCreateOpen(true);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [canCreate]);
+  useCreateShortcut("q", canCreate, () => setCreateOpen(true));
 
   const setTab = (next: CycleTab) =>
     setSearchParams(

@@ -38,6 +38,7 @@ import { readLocal, writeLocal } from "../../lib/local-storage";
 import { watchProjectLive } from "../../stores/live-board";
 import { memberName } from "../../stores/members";
 import { loadModules, type Module, modules, updateModule } from "../../stores/modules";
+import { useCreateShortcut } from "../workspace/components/create-shortcut";
 import { Menu, MenuItem, MenuLabel } from "../workspace/components/menu";
 import { PageHeader } from "../workspace/components/page-header";
 import { projectScreenBlocked } from "../workspace/components/project-screen-state";
@@ -119,18 +120,7 @@ export function ModulesScreen() {
   const canCreate = ctx.canEdit && isMember;
 
   // "c" opens the new-module form when no field has the focus (as elsewhere in the app).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (event.metaKey || event.ctrlKey || event.altKey || event.key !== "c" || !canCreate) return;
-      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-      if (document.querySelector("[role=dialog], [data-radix-popper-content-wrapper]")) return;
-      event.preventDefault();
-      setModal({ module: null });
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [canCreate]);
+  useCreateShortcut("c", canCreate, () => setModal({ module: null }));
 
   const header = (
     <PageHeader

@@ -29,6 +29,7 @@ import { useSnapshot } from "valtio";
 import { Avatar, Button, EmptyState } from "../../components/ui";
 import { readLocal, writeLocal } from "../../lib/local-storage";
 import { loadPages, type Page, pages, setPageFavorite, watchProjectPages } from "../../stores/pages";
+import { useCreateShortcut } from "../workspace/components/create-shortcut";
 import { Menu, MenuItem } from "../workspace/components/menu";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
@@ -143,19 +144,7 @@ export function PagesListScreen() {
   };
 
   // "c" opens the new-page form when no field has the focus (as on the work items screen).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement | null;
-      if (event.metaKey || event.ctrlKey || event.altKey || event.key !== "c" || !canCreate) return;
-      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-      if (document.querySelector("[role=dialog], [data-radix-popper-content-wrapper]")) return;
-      event.preventDefault();
-      setCreateParent(null);
-      setCreateOpen(true);
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [canCreate]);
+  useCreateShortcut("c", canCreate, () => openCreate(null));
 
   const setTab = (next: PageTab) =>
     setSearchParams(
