@@ -85,6 +85,7 @@ export function projectBlocked(ctx: ModuleProjectContext, t: (key: string) => st
       icon: Boxes,
       title: t("modules.disabled.title"),
       description: t("modules.disabled.description"),
+      admin: { description: t("modules.disabled.adminDescription"), settings: t("modules.disabled.settings") },
     },
     t,
   );

@@ -40,6 +40,7 @@ export function viewsBlocked(ctx: ModuleProjectContext, t: (key: string) => stri
       icon: Layers,
       title: t("views.disabled.title"),
       description: t("views.disabled.description"),
+      admin: { description: t("views.disabled.adminDescription"), settings: t("views.disabled.settings") },
     },
     t,
   );
