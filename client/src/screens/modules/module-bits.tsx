@@ -2,6 +2,7 @@
  * Pieces every modules screen shares: the project context (project, role, members), the crumbs,
  * the status icon and label, the progress ring and people avatars.
  */
+
 import { MODULE_STATUSES, type ModuleStatus, ROLE } from "@tideline/shared";
 import clsx from "clsx";
 import {
@@ -14,17 +15,15 @@ import {
   FolderKanban,
   type LucideIcon,
 } from "lucide-react";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { useSnapshot } from "valtio";
 import { Avatar, type ComboOption } from "../../components/ui";
 import { memberName } from "../../stores/members";
-import { loadProjectMeta, type ProjectMember, projectMeta } from "../../stores/project-meta";
-import { fetchProject, type Project, projects } from "../../stores/projects";
+import type { ProjectMember } from "../../stores/project-meta";
+import type { Project } from "../../stores/projects";
 import { ProjectLogo } from "../workspace/components/logos";
 import { Skeleton } from "../workspace/components/skeleton";
-import { useCurrentWorkspace } from "../workspace/use-workspace";
+import { useProjectScreen } from "../workspace/use-project-screen";
 
 export const STATUS_ICONS: Record<ModuleStatus, LucideIcon> = {
   backlog: CircleDashed,
@@ -70,35 +69,13 @@ export function ProgressRing({ percent, size = 18 }: { percent: number; size?: n
 
 export type ModuleProjectContext = ReturnType<typeof useModuleProject>;
 
-/** The project (from the sidebar's list, or fetched on a deep link), the caller's role, the members. */
+/** The project screen's context plus the modules' own rights. */
 export function useModuleProject(projectId: string) {
-  const { slug, role: workspaceRole } = useCurrentWorkspace();
-  const projectsSnap = useSnapshot(projects);
-  const metaSnap = useSnapshot(projectMeta);
-  const project = (projectsSnap.bySlug[slug]?.find((p) => p.id === projectId) ?? projectsSnap.details[projectId]) as
-    | Project
-    | undefined;
-  const missing = Boolean(projectsSnap.missing[projectId]);
-  const isMember = project?.is_member ?? false;
-  useEffect(() => {
-    if (!projects.bySlug[slug]?.some((p) => p.id === projectId))
-      void fetchProject(slug, projectId).catch(() => undefined);
-  }, [slug, projectId]);
-  useEffect(() => {
-    if (isMember) void loadProjectMeta(slug, projectId).catch(() => undefined);
-  }, [slug, projectId, isMember]);
-  const members = (metaSnap.byProject[projectId]?.members ?? []) as ProjectMember[];
-  const projectRole = project?.member_role ?? 0;
+  const ctx = useProjectScreen(projectId);
   return {
-    slug,
-    project,
-    missing,
-    isMember,
-    workspaceRole,
-    projectRole,
-    members,
-    canEdit: projectRole >= ROLE.member && !project?.archived_at,
-    isAdmin: projectRole >= ROLE.admin,
+    ...ctx,
+    canEdit: ctx.projectRole >= ROLE.member && !ctx.project?.archived_at,
+    isAdmin: ctx.projectRole >= ROLE.admin,
   };
 }
 

@@ -3,52 +3,23 @@
  * fetched on a deep link), the caller's roles, the project's members (owners, mentions) and the
  * permissions on a page.
  */
+
 import { ROLE } from "@tideline/shared";
 import { formatDistanceToNowStrict, parseISO } from "date-fns";
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { memberName } from "../../stores/members";
 import type { Page } from "../../stores/pages";
-import { loadProjectMeta, type ProjectMember, projectMeta } from "../../stores/project-meta";
-import { fetchProject, type Project, projects } from "../../stores/projects";
+import type { ProjectMember } from "../../stores/project-meta";
 import { session } from "../../stores/session";
-import { useCurrentWorkspace } from "../workspace/use-workspace";
+import { useProjectScreen } from "../workspace/use-project-screen";
 import { highestRole, type PagePermissions, pagePermissions } from "./page-logic";
 
 export type PagesProjectContext = ReturnType<typeof usePagesProject>;
 
 export function usePagesProject(projectId: string) {
-  const { slug, role: workspaceRole } = useCurrentWorkspace();
-  const projectsSnap = useSnapshot(projects);
-  const metaSnap = useSnapshot(projectMeta);
-  const listed = projectsSnap.bySlug[slug]?.find((p) => p.id === projectId);
-  const project = (listed ?? projectsSnap.details[projectId]) as Project | undefined;
-  const missing = Boolean(projectsSnap.missing[projectId]);
-  const isMember = project?.is_member ?? false;
-
-  useEffect(() => {
-    if (!projects.bySlug[slug]?.some((p) => p.id === projectId))
-      void fetchProject(slug, projectId).catch(() => undefined);
-  }, [slug, projectId]);
-
-  useEffect(() => {
-    if (isMember) void loadProjectMeta(slug, projectId).catch(() => undefined);
-  }, [slug, projectId, isMember]);
-
-  const members = (metaSnap.byProject[projectId]?.members ?? []) as ProjectMember[];
-  const projectRole = project?.member_role ?? 0;
-  return {
-    slug,
-    project,
-    missing,
-    isMember,
-    projectRole,
-    workspaceRole,
-    members,
-    /** The caller's role in any project of the workspace (for pages shared across projects). */
-    roleOf: (id: string) => (projectsSnap.bySlug[slug] ?? []).find((p) => p.id === id)?.member_role ?? null,
-    canCreate: projectRole >= ROLE.member && !project?.archived_at,
-  };
+  const ctx = useProjectScreen(projectId);
+  return { ...ctx, canCreate: ctx.projectRole >= ROLE.member && !ctx.project?.archived_at };
 }
 
 /** Permissions of the signed-in person on `page`, seen from project `projectId`. */
