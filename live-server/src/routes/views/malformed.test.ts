@@ -73,6 +73,7 @@ describe("malformed input never answers 5xx", () => {
       ["PATCH", `${ws}/views/${workspaceView}/`],
       ["POST", `${ws}/views/${workspaceView}/access/`],
       ["POST", `${ws}/workspace-views/`],
+      ["PATCH", `${ws}/workspace-views/assigned/user-properties/`],
     ];
     const [before] = await t.db
       .select({ n: count() })

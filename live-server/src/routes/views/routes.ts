@@ -13,18 +13,22 @@
  * - GET, POST views/; GET, PATCH (or PUT), DELETE views/:viewId/; POST, DELETE views/:viewId/lock/;
  *   POST views/:viewId/access/;
  * - GET issues/ (every project the caller can see; the built-in views are filters on it);
- * - GET, POST workspace-views/ (the caller's own workspace view_props, as the reference).
+ * - GET, POST workspace-views/ (the caller's own workspace view_props, as the reference);
+ * - GET, PATCH workspace-views/:screen/user-properties/ (the caller's own settings per built-in
+ *   workspace view and member-profile tab; screen-properties.ts).
  */
 import { ROLE } from "@tideline/shared";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { workspaceMembers } from "../../db/schema.ts";
 import { eventOrigin } from "../../events/bus.ts";
 import { parse } from "../../http/errors.ts";
 import { type ProjectAccess, projectAccess, type WorkspaceAccess, workspaceAccess } from "../../policies/access.ts";
 import { PROJECT_PATH, type ProjectParams, WS_PATH } from "../issues/common.ts";
+import { parseUserPropertiesPatch } from "../issues/user-properties-routes.ts";
 import { listProjectViewIssues, listWorkspaceIssues } from "./issues.ts";
 import { accessBody, favoriteViewBody, viewBody } from "./schema.ts";
+import { patchScreenProperties, presentScreenProperties, requireScreen } from "./screen-properties.ts";
 import {
   addFavoriteView,
   createView,
@@ -231,7 +235,28 @@ export async function viewsRoutes(app: FastifyInstance): Promise<void> {
       display_filters: columns.displayFilters ?? current.display_filters,
       display_properties: columns.displayProperties ?? current.display_properties,
     };
-    await db.update(workspaceMembers).set({ viewProps: next }).where(eq(workspaceMembers.id, ws.membership.id));
+    // Only these three keys change (jsonb ||): the per-screen settings under `screens` stay.
+    await db
+      .update(workspaceMembers)
+      .set({ viewProps: sql`coalesce(${workspaceMembers.viewProps}, '{}'::jsonb) || ${JSON.stringify(next)}::jsonb` })
+      .where(eq(workspaceMembers.id, ws.membership.id));
     return presentViewProps(ws, next);
+  });
+
+  // ───────── the caller's settings per built-in workspace view and profile tab ─────────
+
+  type ScreenParams = SlugParams & { screen: string };
+  const SCREEN_PROPS = `${WS_PATH}/workspace-views/:screen/user-properties/`;
+
+  app.get<{ Params: ScreenParams }>(SCREEN_PROPS, async (request) => {
+    const ws = await workspaceAccess(db, request, request.params.slug, ROLE.guest);
+    const screen = requireScreen(request.params.screen);
+    return presentScreenProperties(ws, screen, ws.membership.viewProps);
+  });
+
+  app.patch<{ Params: ScreenParams }>(SCREEN_PROPS, async (request) => {
+    const ws = await workspaceAccess(db, request, request.params.slug, ROLE.guest);
+    const screen = requireScreen(request.params.screen);
+    return patchScreenProperties(db, ws, screen, parseUserPropertiesPatch(request.body));
   });
 }
