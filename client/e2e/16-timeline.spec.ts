@@ -2,8 +2,10 @@
  * The work-items timeline (issue 11), as a project member uses it: switch the board to the
  * timeline, see the bars, the blocking arrow and the undated items listed apart; drag a bar
  * (moves both dates) and its end handle (resizes), find the new dates after a reload and in a
- * second browser (another member) without a reload; drag an undated item onto the chart to date
- * it. The spec makes its own users, workspace and project through the API.
+ * second browser (another member) without a reload; a blocking relation added and removed by
+ * another member shows on the open timeline without a reload; drag an undated item onto the chart
+ * to date it; the chosen scale is kept after a reload (per user). The spec makes its own users,
+ * workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { localDay as day } from "./support/dates.ts";
@@ -133,6 +135,23 @@ test.describe
       );
     });
 
+    test("a blocking relation added or removed by another member shows on an open timeline", async () => {
+      // Ravi's timeline is still open (no reload since the previous test).
+      await expect(pageB.locator(".tl-arrow")).toHaveCount(1, LIVE);
+      // Ship beta blocks Release notes (added through the API as Tara).
+      await api.post(api.projectUrl(f, `issues/${ids["Ship beta"]}/issue-relation/`), {
+        relation_type: "blocking",
+        issues: [ids["Release notes"]],
+      });
+      await expect(pageB.locator(".tl-arrow")).toHaveCount(2, LIVE);
+      await api.post(api.projectUrl(f, `issues/${ids["Ship beta"]}/remove-relation/`), {
+        relation_type: "blocking",
+        related_issue: ids["Release notes"],
+      });
+      await expect(pageB.locator(".tl-arrow")).toHaveCount(1, LIVE);
+      await expectNotReloaded(pageB, "timeline-live");
+    });
+
     test("an undated item dragged onto the chart gets a week from that day", async () => {
       const chip = page.locator(".tl-row", { hasText: "Write docs" }).locator(".tl-chip");
       const from = await chip.boundingBox();
@@ -146,5 +165,23 @@ test.describe
       await expect.poll(() => dates("Write docs")).toEqual([day(0), day(6)]);
       await expect(page.getByText("No dates · 1 item")).toHaveCount(0);
       await expect(bar(page, "Write docs")).toBeVisible();
+    });
+
+    test("the chosen scale is kept after a reload, for this user only", async () => {
+      const scale = (p: Page, name: string) => p.getByRole("button", { name, exact: true });
+      await expect(scale(page, "Week")).toHaveAttribute("aria-pressed", "true");
+      const saved = page.waitForResponse(
+        (r) => r.request().method() === "PATCH" && r.url().includes("/user-properties/") && r.ok(),
+      );
+      await scale(page, "Month").click();
+      await expect(scale(page, "Month")).toHaveAttribute("aria-pressed", "true");
+      await saved;
+      await page.reload();
+      await expect(page.locator(".tl.wit")).toHaveAttribute("data-scale", "month");
+      await expect(scale(page, "Month")).toHaveAttribute("aria-pressed", "true");
+      // Ravi's board keeps his own scale.
+      await pageB.reload();
+      await expect(pageB.locator(".tl.wit")).toHaveAttribute("data-scale", "week");
+      await expect(scale(pageB, "Week")).toHaveAttribute("aria-pressed", "true");
     });
   });

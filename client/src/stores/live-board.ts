@@ -13,6 +13,7 @@ import { type DetailWidget, LiveChannelSync, planEvent } from "../lib/live-board
 import { applyCycleEvent, cycles, loadCycles } from "./cycles";
 import { applyModuleEvent, loadModules, modules } from "./modules";
 import { loadProjectMeta } from "./project-meta";
+import { applyTimelineRelationEvent, resyncTimelineRelations } from "./timeline-relations";
 import {
   type Attachment,
   loadLinks,
@@ -60,6 +61,8 @@ function refreshWidgets(slug: string, projectId: string, issueId: string, widget
 }
 
 function applyEvent(slug: string, projectId: string, event: DomainEvent): void {
+  // Before the own-mutation check: a relation added in this tab's peek shows on its timeline too.
+  applyTimelineRelationEvent(event);
   // Cycles and modules keep their own lists (pickers, filters, progress): fresh counters ride on the event.
   if (applyCycleEvent(event) || applyModuleEvent(event)) return;
   const action = planEvent(event, { isOwnMutation: isOwnClientMutation, cached: getWorkItem });
@@ -117,6 +120,7 @@ export function watchProjectLive(slug: string, projectId: string, listener?: Pro
       },
       catchUp: async () => {
         for (const l of listeners) l.onSynced?.();
+        resyncTimelineRelations(projectId);
         // Lists already loaded may have missed events while we were away.
         if (cycles.byProject[projectId]) loadCycles(slug, projectId, true).catch(() => undefined);
         if (modules.byProject[projectId]) loadModules(slug, projectId, true).catch(() => undefined);

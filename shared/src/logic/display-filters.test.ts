@@ -6,6 +6,7 @@ import {
   type DisplayFilters,
   displayFiltersPatchSchema,
   displayPropertiesPatchSchema,
+  GANTT_SCALES,
   mergeDisplayFilters,
   normalizeDisplayFilters,
   readDisplayFilters,
@@ -21,6 +22,7 @@ const filtersArb: fc.Arbitrary<DisplayFilters> = fc.record({
   sub_issue: fc.boolean(),
   show_empty_groups: fc.boolean(),
   calendar: fc.record({ layout: fc.constantFrom("month" as const, "week" as const), show_weekends: fc.boolean() }),
+  gantt: fc.record({ scale: fc.constantFrom(...GANTT_SCALES) }),
 });
 
 describe("display filters", () => {
@@ -89,5 +91,39 @@ describe("display filters", () => {
     expect(displayPropertiesPatchSchema.safeParse({ assignee: false }).success).toBe(true);
     expect(displayPropertiesPatchSchema.safeParse({ colour: true }).success).toBe(false);
     expect(readDisplayProperties({ assignee: false, labels: "no" })).toMatchObject({ assignee: false, labels: true });
+  });
+
+  it("keeps the timeline's scale: week by default, merged on its own, unknown scales refused", () => {
+    expect(DEFAULT_DISPLAY_FILTERS.gantt).toEqual({ scale: "week" });
+    // Settings saved before the timeline had a scale read as week.
+    expect(readDisplayFilters({ layout: "gantt_chart" }).gantt).toEqual({ scale: "week" });
+    expect(readDisplayFilters({ gantt: { scale: "quarter" } }).gantt).toEqual({ scale: "quarter" });
+    // A stored value we no longer know falls back to the default instead of breaking the board.
+    expect(readDisplayFilters({ gantt: { scale: "decade" } }).gantt).toEqual({ scale: "week" });
+    expect(readDisplayFilters({ gantt: "month" }).gantt).toEqual({ scale: "week" });
+
+    const stored = { layout: "gantt_chart", calendar: { layout: "week", show_weekends: true } };
+    const merged = mergeDisplayFilters(stored, displayFiltersPatchSchema.parse({ gantt: { scale: "month" } }));
+    expect(merged).toMatchObject({
+      layout: "gantt_chart",
+      calendar: { layout: "week", show_weekends: true },
+      gantt: { scale: "month" },
+    });
+    // Other patches leave the scale alone; an empty gantt patch too.
+    expect(mergeDisplayFilters(merged, { layout: "list" }).gantt).toEqual({ scale: "month" });
+    expect(mergeDisplayFilters(merged, { gantt: {} }).gantt).toEqual({ scale: "month" });
+    // The merge never shares the default object (a later change can't alter the defaults).
+    mergeDisplayFilters(null, {}).gantt.scale = "quarter";
+    expect(DEFAULT_DISPLAY_FILTERS.gantt.scale).toBe("week");
+
+    for (const scale of GANTT_SCALES) {
+      expect(displayFiltersPatchSchema.safeParse({ gantt: { scale } }).success).toBe(true);
+    }
+    const bad = displayFiltersPatchSchema.safeParse({ gantt: { scale: "year" } });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toBe("Timeline scale must be one of: week, month, quarter.");
+    expect(bad.error?.issues[0]?.path).toEqual(["gantt", "scale"]);
+    expect(displayFiltersPatchSchema.safeParse({ gantt: { zoom: 2 } }).success).toBe(false);
+    expect(displayFiltersPatchSchema.safeParse({ gantt: "month" }).success).toBe(false);
   });
 });

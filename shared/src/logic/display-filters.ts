@@ -5,6 +5,8 @@
  * - kanban without group_by groups by state (callers may pick another default, e.g. priority
  *   on the profile);
  * - only kanban sub-groups: other layouts drop sub_group_by.
+ * Besides the reference's keys, `gantt` keeps the timeline (gantt_chart) layout's scale per board,
+ * as `calendar` keeps the calendar's month or week.
  */
 import { z } from "zod";
 import {
@@ -25,6 +27,10 @@ import {
   toOrderByKey,
 } from "../constants/issues.ts";
 
+/** The timeline (gantt_chart) layout's scales, widest day first. */
+export const GANTT_SCALES = ["week", "month", "quarter"] as const;
+export type GanttScale = (typeof GANTT_SCALES)[number];
+
 export type DisplayFilters = {
   layout: IssueLayout;
   group_by: GroupByKey | null;
@@ -34,6 +40,8 @@ export type DisplayFilters = {
   sub_issue: boolean;
   show_empty_groups: boolean;
   calendar: { layout: "month" | "week"; show_weekends: boolean };
+  /** Optional when saved (older settings lack it); read back with its default. */
+  gantt: { scale: GanttScale };
 };
 
 export const DEFAULT_DISPLAY_FILTERS: Readonly<DisplayFilters> = {
@@ -45,6 +53,7 @@ export const DEFAULT_DISPLAY_FILTERS: Readonly<DisplayFilters> = {
   sub_issue: true,
   show_empty_groups: true,
   calendar: { layout: "month", show_weekends: false },
+  gantt: { scale: "week" },
 };
 
 const groupBy = z
@@ -86,6 +95,10 @@ export const displayFiltersPatchSchema = z
       .object({ layout: z.enum(["month", "week"]), show_weekends: z.boolean() })
       .partial()
       .strict(),
+    gantt: z
+      .object({ scale: z.enum(GANTT_SCALES, `Timeline scale must be one of: ${GANTT_SCALES.join(", ")}.`) })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();
@@ -102,7 +115,7 @@ export function normalizeDisplayFilters(
   filters: DisplayFilters,
   options: { kanbanDefaultGroupBy?: GroupByKey } = {},
 ): DisplayFilters {
-  const next: DisplayFilters = { ...filters, calendar: { ...filters.calendar } };
+  const next: DisplayFilters = { ...filters, calendar: { ...filters.calendar }, gantt: { ...filters.gantt } };
   if (next.group_by === null) next.sub_group_by = null;
   if (next.sub_group_by !== null && next.sub_group_by === next.group_by) next.sub_group_by = null;
   if (next.layout === "kanban" && next.group_by === null) next.group_by = options.kanbanDefaultGroupBy ?? "state_id";
@@ -122,21 +135,29 @@ export function mergeDisplayFilters(
   const base = readDisplayFilters(stored);
   const merged: DisplayFilters = {
     ...base,
-    ...Object.fromEntries(Object.entries(patch).filter(([key, v]) => v !== undefined && key !== "calendar")),
+    ...Object.fromEntries(
+      Object.entries(patch).filter(([key, v]) => v !== undefined && key !== "calendar" && key !== "gantt"),
+    ),
     calendar: { ...base.calendar, ...(patch.calendar ?? {}) },
+    gantt: { ...base.gantt, ...(patch.gantt ?? {}) },
   } as DisplayFilters;
   return normalizeDisplayFilters(merged, options);
 }
 
 /** Stored display filters read leniently: anything unreadable takes its default. */
 export function readDisplayFilters(stored: Partial<Record<string, unknown>> | null | undefined): DisplayFilters {
-  const out: DisplayFilters = { ...DEFAULT_DISPLAY_FILTERS, calendar: { ...DEFAULT_DISPLAY_FILTERS.calendar } };
+  const out: DisplayFilters = {
+    ...DEFAULT_DISPLAY_FILTERS,
+    calendar: { ...DEFAULT_DISPLAY_FILTERS.calendar },
+    gantt: { ...DEFAULT_DISPLAY_FILTERS.gantt },
+  };
   if (!stored) return out;
   for (const key of Object.keys(displayFiltersPatchSchema.shape) as (keyof DisplayFilters)[]) {
     if (!(key in stored)) continue;
     const parsed = displayFiltersPatchSchema.shape[key].safeParse(stored[key]);
     if (!parsed.success || parsed.data === undefined) continue;
     if (key === "calendar") out.calendar = { ...out.calendar, ...(parsed.data as Partial<DisplayFilters["calendar"]>) };
+    else if (key === "gantt") out.gantt = { ...out.gantt, ...(parsed.data as Partial<DisplayFilters["gantt"]>) };
     else (out as Record<string, unknown>)[key] = parsed.data;
   }
   return out;
@@ -185,7 +206,11 @@ function withSavedWords(
   saved: Partial<Record<string, unknown>>,
   referenceWords: boolean,
 ): SavedDisplayFilters {
-  const out = { ...canonical, calendar: { ...canonical.calendar } } as SavedDisplayFilters;
+  const out = {
+    ...canonical,
+    calendar: { ...canonical.calendar },
+    gantt: { ...canonical.gantt },
+  } as SavedDisplayFilters;
   for (const [key, toKey] of SAVED_WORDS) {
     const value = canonical[key];
     const word = saved[key];

@@ -56,6 +56,11 @@ export type TimelineRow = {
   progress?: number;
   /** Shown before the name in the side list (an icon, a status). */
   icon?: ReactNode;
+  /**
+   * This row alone may (true) or may not (false) be dragged and scheduled, whatever the timeline's
+   * `editable` says (rows of several owners with different rights); unset, it follows `editable`.
+   */
+  editable?: boolean;
 };
 
 /** `from` blocks `to`: drawn from the end of `from`'s bar to the start of `to`'s. */
@@ -69,7 +74,7 @@ type Props = {
   onChange: (id: string, dates: { start: string; end: string }, mode: TimelineChangeMode) => void;
   /** A row's name or bar clicked (open it). */
   onOpen?: (id: string) => void;
-  /** False: bars can't be dragged and undated rows can't be scheduled. */
+  /** False: bars can't be dragged and undated rows can't be scheduled (a row's own `editable` wins). */
   editable?: boolean;
   scale?: TimelineScale;
   onScaleChange?: (scale: TimelineScale) => void;
@@ -125,6 +130,7 @@ export function Timeline({
     return new Date(d.getFullYear(), d.getMonth(), d.getDate());
   }, []);
   const today = toDay(todayDate);
+  const canEdit = (row: TimelineRow) => row.editable ?? editable;
   const range = useMemo(() => timelineRange(scale, todayDate, rows), [scale, todayDate, rows]);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const headRef = useRef<HTMLDivElement>(null);
@@ -194,7 +200,7 @@ export function Timeline({
 
   const startDrag =
     (row: TimelineRow, dates: { start: string; end: string }, mode: DragMode) => (e: ReactPointerEvent) => {
-      if (!editable || e.button !== 0) return;
+      if (!canEdit(row) || e.button !== 0) return;
       e.preventDefault();
       e.stopPropagation();
       stopDrag.current?.();
@@ -262,7 +268,7 @@ export function Timeline({
 
   // Dragging an undated row's chip onto the chart schedules it from the day it is dropped on.
   const startChipDrag = (row: TimelineRow) => (e: ReactPointerEvent) => {
-    if (!editable || e.button !== 0) return;
+    if (!canEdit(row) || e.button !== 0) return;
     e.preventDefault();
     const move = (ev: PointerEvent) =>
       setGhost({ id: row.id, x: ev.clientX, y: ev.clientY, day: dayAt(ev.clientX, ev.clientY) });
@@ -285,7 +291,7 @@ export function Timeline({
       onOpen?.(row.id);
       return;
     }
-    if (!editable || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
+    if (!canEdit(row) || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
     e.preventDefault();
     const by = e.key === "ArrowLeft" ? -1 : 1;
     const mode: DragMode = e.shiftKey ? "end" : "move";
@@ -404,6 +410,7 @@ export function Timeline({
                 );
               }
               const { row } = entry;
+              const rowEditable = canEdit(row);
               const dates = shownDates(entry, drag, previewDays);
               const active = drag?.id === row.id;
               const geometry = dates ? barGeometry(range, dates.start, dates.end) : null;
@@ -440,7 +447,7 @@ export function Timeline({
                       </span>
                     ) : (
                       <span className="tl-nodates">
-                        {editable ? (
+                        {rowEditable ? (
                           <span
                             className="tl-chip"
                             onPointerDown={startChipDrag(row)}
@@ -453,7 +460,7 @@ export function Timeline({
                         ) : (
                           <span className="tl-chip is-static">{t("timeline.noDates")}</span>
                         )}
-                        {editable ? (
+                        {rowEditable ? (
                           <DatePopover
                             value={null}
                             clearable={false}
@@ -490,7 +497,7 @@ export function Timeline({
                           "tl-bar",
                           dates.marker && "is-marker",
                           active && "is-dragging",
-                          !editable && "is-static",
+                          !rowEditable && "is-static",
                         )}
                         style={{ left: geometry.left, width: geometry.width }}
                         aria-label={label}
@@ -502,7 +509,7 @@ export function Timeline({
                           <span className="tl-bar-fill" style={{ width: `${Math.round(row.progress * 100)}%` }} />
                         ) : null}
                         {labelOutside ? null : <span className="tl-bar-label">{row.name}</span>}
-                        {editable ? (
+                        {rowEditable ? (
                           <>
                             <span
                               className="tl-handle tl-handle-start"

@@ -4,54 +4,113 @@
  * runs from an item's start date to its target date; an item with one of them shows a one-day
  * marker; items without dates are listed after the dated ones and are dated by dragging them onto
  * the chart. Date changes go through updateWorkItemDates (POST issue-dates/, optimistic). Arrows
- * show blocking relations (loaded from issues-detail/: see stores/timeline-relations), drawn for
- * the rows on screen.
+ * show blocking relations (loaded from issues-detail/: see stores/timeline-relations, kept fresh
+ * by the project channel's relation events), drawn for the rows on screen. The scale is saved
+ * with the board's display filters (display_filters.gantt.scale), per user and per board. On a
+ * board of several projects' items (ctx.projectId is "") each item keeps its own project: its key,
+ * the caller's rights there, where its dates are saved and whose relations are read.
  */
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useSnapshot } from "valtio";
 import { Timeline, type TimelineChangeMode, type TimelineRow } from "../../components/timeline/timeline";
 import type { TimelineScale } from "../../components/timeline/timeline-geometry";
-import { getBlockingPairs, loadTimelineRelations, timelineRelations } from "../../stores/timeline-relations";
+import { getBlockingPairs, showTimelineRelations, timelineRelations } from "../../stores/timeline-relations";
+import { setDisplayFilters, workItemView } from "../../stores/work-item-view";
 import { getWorkItem, updateWorkItemDates, type WorkItem } from "../../stores/work-items";
 import { StateIcon } from "../work-item/state-icon";
 import { Skeleton } from "../workspace/components/skeleton";
 import { scopeFilters } from "./board-scope";
-import { useWorkItemsContext } from "./context";
-import { blockingArrows, changedDates, datesPatch, itemRow, ROW_HEIGHT, SCHEDULE_SPAN } from "./timeline-logic";
+import { useWorkItemsContext, type WorkItemsContextValue } from "./context";
+import {
+  blockingArrows,
+  changedDates,
+  datesPatch,
+  itemProjectId,
+  itemRow,
+  ROW_HEIGHT,
+  SCHEDULE_SPAN,
+  timelineProjects,
+} from "./timeline-logic";
 import "./timeline-layout.css";
-
-// The scale stays as chosen while the app is open (switching layouts and back keeps it).
-let lastScale: TimelineScale = "week";
 
 export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
   const ctx = useWorkItemsContext();
-  const { t, slug, projectId, identifier, lookups, openPeek, canEdit, scope } = ctx;
-  const [scale, setScale] = useState<TimelineScale>(lastScale);
-  const onScaleChange = useCallback((next: TimelineScale) => {
-    lastScale = next;
-    setScale(next);
-  }, []);
+  const { t, slug, projectId, openPeek, canEdit, scope, viewKey, forProject } = ctx;
+  // Saved with the board's display filters (a view's board keeps it in its working copy).
+  const scale: TimelineScale = useSnapshot(workItemView).byKey[viewKey]?.display_filters.gantt.scale ?? "week";
+  const onScaleChange = useCallback(
+    (next: TimelineScale) => setDisplayFilters(slug, viewKey, { gantt: { scale: next } }),
+    [slug, viewKey],
+  );
 
-  const rows = useMemo(() => items.map(itemRow), [items]);
+  // An item's own project's context (key, rights, states) on a board of several projects; one per
+  // project per render, however many items it has.
+  const contextOf = useMemo(() => {
+    const cache = new Map<string, WorkItemsContextValue>();
+    return (id: string): WorkItemsContextValue => {
+      if (!forProject || id === projectId) return ctx;
+      let own = cache.get(id);
+      if (!own) {
+        own = forProject(id);
+        cache.set(id, own);
+      }
+      return own;
+    };
+  }, [ctx, forProject, projectId]);
+
+  const rows = useMemo(
+    () =>
+      forProject
+        ? items.map((item) => ({ ...itemRow(item), editable: contextOf(item.project_id).canEdit }))
+        : items.map(itemRow),
+    [items, forProject, contextOf],
+  );
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
+  // Dragging is offered (the undated list's hint) when at least one row may be changed.
+  const editable = forProject ? rows.some((row) => row.editable) : canEdit;
 
   // Relations may have changed since the timeline was last open: load them again (a cycle's or a
-  // module's board only for its own items).
+  // module's board only for its own items), for every project shown.
   const epics = scope.kind === "epics";
   const scopeQuery = useMemo(() => {
     const query: Record<string, string> = {};
     for (const [key, values] of Object.entries(scopeFilters(scope))) if (values?.length) query[key] = values.join(",");
     return JSON.stringify(query);
   }, [scope]);
+  const projectKey = useMemo(() => timelineProjects(projectId, items).join(","), [projectId, items]);
+  const projectIds = useMemo(() => (projectKey ? projectKey.split(",") : []), [projectKey]);
+  // The projects read during this visit and how: a project coming into view is read once; a new
+  // board or scope reads them all again.
+  const shownRef = useRef<{ query: string; stops: Map<string, () => void> }>({ query: "", stops: new Map() });
   useEffect(() => {
-    const query = JSON.parse(scopeQuery) as Record<string, string>;
-    void loadTimelineRelations(slug, projectId, query, epics ? "epics" : "issues");
-  }, [slug, projectId, scopeQuery, epics]);
-  const relationsVersion = useSnapshot(timelineRelations).version[projectId] ?? 0;
+    const query = JSON.stringify([slug, scopeQuery, epics]);
+    const shown = shownRef.current;
+    if (shown.query !== query) {
+      for (const stop of shown.stops.values()) stop();
+      shown.stops.clear();
+      shown.query = query;
+    }
+    const filters = JSON.parse(scopeQuery) as Record<string, string>;
+    for (const id of projectIds) {
+      if (!shown.stops.has(id))
+        shown.stops.set(id, showTimelineRelations(slug, id, filters, epics ? "epics" : "issues"));
+    }
+  }, [slug, scopeQuery, epics, projectIds]);
+  useEffect(
+    () => () => {
+      const shown = shownRef.current;
+      for (const stop of shown.stops.values()) stop();
+      shown.stops.clear();
+      shown.query = "";
+    },
+    [],
+  );
+  const versions = useSnapshot(timelineRelations).version;
+  const relationsVersion = projectIds.map((id) => versions[id] ?? 0).join(",");
   const arrows = useMemo(() => {
     void relationsVersion;
-    return blockingArrows(getBlockingPairs(projectId), new Set(byId.keys()));
-  }, [relationsVersion, projectId, byId]);
+    return blockingArrows(projectIds.flatMap(getBlockingPairs), new Set(byId.keys()));
+  }, [relationsVersion, projectIds, byId]);
 
   const onChange = useCallback(
     (id: string, dates: { start: string; end: string }, mode: TimelineChangeMode) => {
@@ -59,7 +118,8 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
       if (!item) return;
       const patch = changedDates(item, datesPatch(item, dates, mode));
       if (patch.start_date === undefined && patch.target_date === undefined) return;
-      void updateWorkItemDates(slug, projectId, [{ id, ...patch }]);
+      // One item per change, sent to its own project (issue-dates/ takes only that project's items).
+      void updateWorkItemDates(slug, itemProjectId(projectId, item), [{ id, ...patch }]);
     },
     [slug, projectId],
   );
@@ -68,8 +128,9 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
     (row: TimelineRow) => {
       const item = byId.get(row.id);
       if (!item) return null;
-      const state = item.state_id ? lookups.stateById.get(item.state_id) : undefined;
-      const key = `${identifier}-${item.sequence_id}`;
+      const own = contextOf(item.project_id);
+      const state = item.state_id ? own.lookups.stateById.get(item.state_id) : undefined;
+      const key = `${own.identifier}-${item.sequence_id}`;
       return (
         <button
           type="button"
@@ -85,7 +146,7 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
         </button>
       );
     },
-    [byId, lookups.stateById, identifier, openPeek, t],
+    [byId, contextOf, openPeek, t],
   );
 
   return (
@@ -94,7 +155,7 @@ export function TimelineLayout({ items }: { items: readonly WorkItem[] }) {
       rows={rows}
       onChange={onChange}
       onOpen={openPeek}
-      editable={canEdit}
+      editable={editable}
       scale={scale}
       onScaleChange={onScaleChange}
       newSpan={SCHEDULE_SPAN}

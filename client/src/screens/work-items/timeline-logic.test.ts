@@ -14,7 +14,15 @@ import {
   timelineRange,
   xToDay,
 } from "../../components/timeline/timeline-geometry";
-import { blockingArrows, changedDates, datesPatch, itemRow, SCHEDULE_SPAN } from "./timeline-logic";
+import {
+  blockingArrows,
+  changedDates,
+  datesPatch,
+  itemProjectId,
+  itemRow,
+  SCHEDULE_SPAN,
+  timelineProjects,
+} from "./timeline-logic";
 
 const today = new Date(2026, 10, 25);
 
@@ -165,6 +173,34 @@ describe("blocking arrows", () => {
     expect(blockingArrows(pairs, new Set(["a", "b", "c"]))).toEqual([
       { from: "a", to: "b" },
       { from: "c", to: "b" },
+    ]);
+  });
+});
+
+describe("a board of several projects", () => {
+  const items = [{ project_id: "p2" }, { project_id: "p1" }, { project_id: "p2" }, { project_id: "p3" }];
+  it("reads the relations of each project shown, once, in a stable order", () => {
+    expect(timelineProjects("", items)).toEqual(["p1", "p2", "p3"]);
+    expect(timelineProjects("", [...items].reverse())).toEqual(["p1", "p2", "p3"]);
+    expect(timelineProjects("", [])).toEqual([]);
+  });
+  it("a one-project board reads its own project's, even before its items arrive", () => {
+    expect(timelineProjects("p1", items)).toEqual(["p1"]);
+    expect(timelineProjects("p1", [])).toEqual(["p1"]);
+  });
+  it("sends an item's dates to its own project; a one-project board to the board's", () => {
+    expect(itemProjectId("", { project_id: "p3" })).toBe("p3");
+    expect(itemProjectId("p1", { project_id: "p1" })).toBe("p1");
+  });
+  it("arrows come from every project's pairs, a pair held by two projects drawn once", () => {
+    const fromP1 = [{ from: "a", to: "b" }];
+    const fromP2 = [
+      { from: "a", to: "b" },
+      { from: "b", to: "c" },
+    ];
+    expect(blockingArrows([...fromP1, ...fromP2], new Set(["a", "b", "c"]))).toEqual([
+      { from: "a", to: "b" },
+      { from: "b", to: "c" },
     ]);
   });
 });

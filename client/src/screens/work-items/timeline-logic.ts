@@ -1,7 +1,8 @@
 /**
  * The work-items timeline's rules as pure functions (the chart's geometry is in
  * components/timeline/timeline-geometry.ts): an item's row (start date → target date), what a
- * drag on the chart changes on the item, and the blocking arrows from the items' relations.
+ * drag on the chart changes on the item, the blocking arrows from the items' relations, and
+ * which projects a board of several projects' items reads them from.
  */
 import type { TimelineArrow, TimelineChangeMode, TimelineRow } from "../../components/timeline/timeline";
 import type { WorkItem } from "../../stores/work-items";
@@ -14,6 +15,21 @@ export const ROW_HEIGHT = 44;
 
 export function itemRow(item: Pick<WorkItem, "id" | "name" | "start_date" | "target_date">): TimelineRow {
   return { id: item.id, name: item.name, start: item.start_date, end: item.target_date };
+}
+
+/**
+ * The projects whose relations the timeline reads: the board's own project, or on a board of
+ * several projects (its `projectId` is "") each project of the items shown, once, in a stable
+ * order (so the same set of projects is the same list).
+ */
+export function timelineProjects(boardProjectId: string, items: readonly Pick<WorkItem, "project_id">[]): string[] {
+  if (boardProjectId) return [boardProjectId];
+  return [...new Set(items.map((item) => item.project_id).filter(Boolean))].sort();
+}
+
+/** The project a change of this item is sent to: the board's, or on a board of several projects the item's own. */
+export function itemProjectId(boardProjectId: string, item: Pick<WorkItem, "project_id">): string {
+  return boardProjectId || item.project_id;
 }
 
 export type DatesPatch = { start_date?: string | null; target_date?: string | null };
@@ -49,7 +65,7 @@ export function changedDates(item: Pick<WorkItem, "start_date" | "target_date">,
  * both items are on the chart.
  */
 export function blockingArrows(
-  pairs: readonly { from: string; to: string }[],
+  pairs: Iterable<{ from: string; to: string }>,
   shown: ReadonlySet<string>,
 ): TimelineArrow[] {
   const seen = new Set<string>();

@@ -128,6 +128,42 @@ describe("user-properties/", () => {
     expect((await client(t.app, user).patch(url(), { display_filters: { order_by: "colour" } })).statusCode).toBe(400);
   });
 
+  it("keeps the timeline's scale per user and board, refusing unknown scales with nothing stored", async () => {
+    const user = f.w.member;
+    const saved = await client(t.app, user).patch(url(), { display_filters: { gantt: { scale: "month" } } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().display_filters.gantt).toEqual({ scale: "month" });
+    expect((await client(t.app, user).get(url())).json().display_filters.gantt).toEqual({ scale: "month" });
+    // Another member's board keeps the default.
+    expect((await client(t.app, f.w.admin).get(url())).json().display_filters.gantt).toEqual({ scale: "week" });
+    // Changing something else keeps the scale.
+    const other = await client(t.app, user).patch(url(), { display_filters: { layout: "gantt_chart" } });
+    expect(other.json().display_filters).toMatchObject({ layout: "gantt_chart", gantt: { scale: "month" } });
+
+    const [before] = await t.db.select().from(projectUserProperties).where(eq(projectUserProperties.userId, user.id));
+    for (const gantt of [{ scale: "year" }, { scale: null }, { zoom: 2 }, "month"]) {
+      const res = await client(t.app, user).patch(url(), { display_filters: { gantt } });
+      expect(res.statusCode, JSON.stringify(gantt)).toBe(400);
+      if (typeof gantt === "object" && "scale" in gantt) {
+        expect(res.json().fields["gantt.scale"]).toEqual(["Timeline scale must be one of: week, month, quarter."]);
+      }
+    }
+    const [after] = await t.db.select().from(projectUserProperties).where(eq(projectUserProperties.userId, user.id));
+    expect(after?.updatedAt.toISOString()).toBe(before?.updatedAt.toISOString());
+    expect(after?.displayFilters).toMatchObject({ gantt: { scale: "month" } });
+
+    // Guests keep their own scale too (these are the caller's own settings: no role is too low).
+    const guest = await client(t.app, f.w.guest).patch(url(), { display_filters: { gantt: { scale: "quarter" } } });
+    expect(guest.json().display_filters.gantt).toEqual({ scale: "quarter" });
+    expect(
+      (await client(t.app, null).patch(url(), { display_filters: { gantt: { scale: "month" } } })).statusCode,
+    ).toBe(401);
+    // Another workspace's project is not found, either way round.
+    const body = { display_filters: { gantt: { scale: "month" } } };
+    expect((await client(t.app, f.w.stranger).patch(url(), body)).statusCode).toBe(404);
+    expect((await client(t.app, user).patch(`${f.foreign.url}/user-properties/`, body)).statusCode).toBe(404);
+  });
+
   it("answers 401 and 404 elsewhere", async () => {
     expect((await client(t.app, null).get(url())).statusCode).toBe(401);
     expect((await client(t.app, f.w.stranger).get(url())).statusCode).toBe(404);
