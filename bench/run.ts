@@ -4,7 +4,12 @@
  * REDIS_URL set, on PostgreSQL + Redis — prints one table and writes the same figures to
  * bench/results/latest.json. Timings are reported, never judged: the exit code is non-zero
  * only when a scenario could not run at all.
+ *
+ * `--out=<name>` writes bench/results/<name>.json and <name>.md (a Markdown table) instead of
+ * latest.json, and `--label=<text>` is stored with them: how a kept run (a "before" or "after"
+ * column) says what it measured and under which conditions.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +20,8 @@ import { cleanupAll } from "./lib/server.ts";
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SCENARIO_DIR = path.join(BENCH_DIR, "scenarios");
 const RESULTS_DIR = path.join(BENCH_DIR, "results");
+/** Flags the runner reads itself (scenarios ignore them). */
+const RUNNER_FLAGS = ["out", "label"];
 
 function parseArgs(argv: string[]): { ids: string[]; flags: Record<string, string> } {
   const ids: string[] = [];
@@ -55,6 +62,8 @@ async function loadScenarios(ids: string[]): Promise<Scenario[]> {
 }
 
 function formatValue(value: number): string {
+  // NaN is a figure a scenario could not measure this time (its note says why).
+  if (Number.isNaN(value)) return "n/a";
   if (!Number.isFinite(value)) return String(value);
   return Number.isInteger(value) ? String(value) : value.toFixed(Math.abs(value) >= 100 ? 1 : 2);
 }
@@ -70,6 +79,29 @@ export function renderTable(rows: Figure[]): string {
       .join("  ")
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
+}
+
+/** The same rows as a Markdown table (pipes in notes escaped). */
+export function renderMarkdownTable(rows: Figure[]): string {
+  const cell = (v: string) => v.replaceAll("|", "\\|");
+  return [
+    "| scenario | metric | value | unit | backend | note |",
+    "| --- | --- | ---: | --- | --- | --- |",
+    ...rows.map(
+      (r) =>
+        `| ${[r.scenario, r.metric, formatValue(r.value), r.unit, r.backend, r.note ?? ""].map(cell).join(" | ")} |`,
+    ),
+  ].join("\n");
+}
+
+/** The commit the measured code is at, and whether tracked files differ from it. */
+function codeVersion(): { commit: string; dirty: boolean } {
+  const git = (...args: string[]) =>
+    spawnSync("git", args, { cwd: path.dirname(BENCH_DIR), encoding: "utf8" }).stdout?.trim() ?? "";
+  return {
+    commit: git("rev-parse", "HEAD") || "unknown",
+    dirty: git("status", "--porcelain", "--untracked-files=no") !== "",
+  };
 }
 
 async function main(): Promise<number> {
@@ -89,6 +121,8 @@ async function main(): Promise<number> {
     ok: boolean;
     seconds: number;
     flags: Record<string, string>;
+    load_before: string;
+    load_after: string;
     error?: string;
   }[] = [];
   const startedAt = new Date();
@@ -101,10 +135,12 @@ async function main(): Promise<number> {
     `bench: ${scenarios.map((s) => s.id).join(", ")} on ${backend} (${os.cpus().length} CPUs, load ${load()})`,
   );
 
+  const scenarioFlags = Object.fromEntries(Object.entries(flags).filter(([k]) => !RUNNER_FLAGS.includes(k)));
   for (const scenario of scenarios) {
     const merged: Record<string, string> = {};
     for (const [k, v] of Object.entries(scenario.defaults)) merged[k] = String(v);
-    Object.assign(merged, flags);
+    Object.assign(merged, scenarioFlags);
+    const loadBefore = load();
     const tmpDir = mkdtempSync(path.join(os.tmpdir(), `tideline-bench-${scenario.id}-`));
     // Also removed when the run is interrupted (the signal handler ends the process with exit()).
     const removeTmp = () => rmSync(tmpDir, { recursive: true, force: true });
@@ -135,36 +171,59 @@ async function main(): Promise<number> {
       process.off("exit", removeTmp);
     }
     const seconds = (performance.now() - started) / 1000;
-    ctx.log(`${error ? "failed" : "done"} in ${seconds.toFixed(1)} s (load ${load()})`);
+    const loadAfter = load();
+    ctx.log(`${error ? "failed" : "done"} in ${seconds.toFixed(1)} s (load ${loadAfter})`);
     runs.push({
       id: scenario.id,
       title: scenario.title,
       ok: !error,
       seconds,
       flags: merged,
+      load_before: loadBefore,
+      load_after: loadAfter,
       ...(error ? { error } : {}),
     });
   }
 
   console.log(`\n${renderTable(all)}\n`);
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const out = path.join(RESULTS_DIR, "latest.json");
-  writeFileSync(
-    out,
-    `${JSON.stringify(
-      {
-        started_at: startedAt.toISOString(),
-        finished_at: new Date().toISOString(),
-        backend,
-        machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? "", memory_gb: os.totalmem() / 2 ** 30 },
-        node: process.version,
-        scenarios: runs,
-        figures: all,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  const outName = flags.out || "latest";
+  const out = path.join(RESULTS_DIR, `${outName}.json`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model ?? "", memory_gb: os.totalmem() / 2 ** 30 };
+  const code = codeVersion();
+  const result = {
+    ...(flags.label ? { label: flags.label } : {}),
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    backend,
+    machine,
+    node: process.version,
+    code,
+    scenarios: runs,
+    figures: all,
+  };
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  if (flags.out) {
+    const header = [
+      `# ${flags.label ?? outName}`,
+      "",
+      `Run ${result.started_at} → ${result.finished_at} on ${backend}; ${machine.cpus} CPUs (${machine.cpu_model}), ` +
+        `${machine.memory_gb.toFixed(1)} GB; Node ${process.version}; code at ${code.commit}${code.dirty ? " with uncommitted changes" : ""}.`,
+      "",
+      "| scenario | seconds | load average before | load average after | flags |",
+      "| --- | ---: | --- | --- | --- |",
+      ...runs.map(
+        (r) =>
+          `| ${r.id}${r.ok ? "" : " (failed)"} | ${r.seconds.toFixed(0)} | ${r.load_before} | ${r.load_after} | ${Object.entries(
+            r.flags,
+          )
+            .map(([k, v]) => `--${k}=${v}`)
+            .join(" ")} |`,
+      ),
+      "",
+    ];
+    writeFileSync(path.join(RESULTS_DIR, `${outName}.md`), `${[...header, renderMarkdownTable(all)].join("\n")}\n`);
+  }
   console.log(`written ${path.relative(process.cwd(), out)}`);
   const failed = runs.filter((r) => !r.ok);
   if (failed.length) console.error(`bench: ${failed.map((r) => r.id).join(", ")} could not run (see above)`);

@@ -59,12 +59,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       },
     ],
   });
+  // autocannon reports 0 ms latencies when no request completed in time (a very busy machine,
+  // a short duration): that is no measurement, not a fast answer.
+  const completed = result["2xx"] + result.non2xx;
   return {
-    medianMs: result.latency.p50 ?? Number.NaN,
-    p99Ms: result.latency.p99 ?? Number.NaN,
+    medianMs: completed ? (result.latency.p50 ?? Number.NaN) : Number.NaN,
+    p99Ms: completed ? (result.latency.p99 ?? Number.NaN) : Number.NaN,
     maxMs: result.latency.max,
     requestsPerSecond: result.requests.average,
-    completed: result["2xx"] + result.non2xx,
+    completed,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

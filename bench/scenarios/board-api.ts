@@ -6,11 +6,9 @@
  * don't all queue on one lock). Figures: median and p99 latency, requests per second.
  */
 
+import { adminHeaders, firstItemIds, groupedListPath, seededBoard } from "../lib/board.ts";
 import { runLoad } from "../lib/load.ts";
 import { figures, numberFlag, type Scenario, stringFlag } from "../lib/scenario.ts";
-import { seedStore } from "../lib/seed.ts";
-import { createStore, startServer } from "../lib/server.ts";
-import { setupFixture } from "../lib/setup.ts";
 
 const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
 
@@ -34,35 +32,23 @@ export const scenario: Scenario = {
     const duration = numberFlag(ctx, "duration", 10);
     const port = numberFlag(ctx, "port", 3401);
 
-    const store = await createStore(ctx, "board-api");
-    let server = await startServer(ctx, { port, store });
-    const fixture = await setupFixture(server.url, {
+    const board = await seededBoard(ctx, {
+      label: "board-api",
+      port,
+      items,
       members: numberFlag(ctx, "members", 10),
       labels: numberFlag(ctx, "labels", 8),
-      log: ctx.log,
     });
-    // PGlite belongs to the running server: stop it, seed the folder, start again.
-    await server.stop();
-    const seeded = await seedStore(store, fixture, items);
-    ctx.log(`seeded ${items} work items in ${Math.round(seeded.ms)} ms`);
-    server = await startServer(ctx, { port, store });
+    const { server, fixture } = board;
 
     const api = fixture.admin.api;
-    const headers = { cookie: fixture.admin.cookie, origin: server.url, "x-forwarded-for": api.forwardedFor };
-    const list = `${fixture.projectPath}/issues/?group_by=state_id&order_by=sort_order&per_page=50`;
+    const headers = adminHeaders(fixture, server);
+    const list = groupedListPath(fixture);
     const label = stringFlag(ctx, "label", fixture.labels[0]?.id ?? "");
     const filtered = `${list}&priority=urgent,high&labels=${label}`;
 
     // Items to PATCH: the first pages of the board (they exist, are visible and not archived).
-    const patchIds: string[] = [];
-    const wanted = Math.min(numberFlag(ctx, "patch-items", 200), items);
-    for (let pageIndex = 0; patchIds.length < wanted; pageIndex++) {
-      const page = await api.get<{ results: { id: string }[] }>(
-        `${fixture.projectPath}/issues/?order_by=sort_order&cursor=100:${pageIndex}:0`,
-      );
-      if (page.results.length === 0) break;
-      patchIds.push(...page.results.slice(0, wanted - patchIds.length).map((i) => i.id));
-    }
+    const patchIds = await firstItemIds(api, fixture.projectPath, Math.min(numberFlag(ctx, "patch-items", 200), items));
     if (patchIds.length === 0) throw new Error("no work items to PATCH");
 
     // Sanity: the grouped list answers with every state as a group, and counts the seeded items.
@@ -121,10 +107,9 @@ export const scenario: Scenario = {
         );
       }
     }
-    out.push(fig("seed work items", seeded.ms, "ms", `${items} items, one transaction`));
+    out.push(fig("seed work items", board.seedMs, "ms", `${items} items, one transaction`));
 
-    await server.stop();
-    await store.dispose();
+    await board.dispose();
     return out;
   },
 };

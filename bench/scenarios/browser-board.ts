@@ -6,25 +6,18 @@
  * - time until the whole project is in the local cache (the last v2 sync page has arrived);
  * - time from a filter change (a click on a priority in the Filters menu) to its painted result:
  *   the `tideline:filter:painted` mark after the click, several changes, median and max;
- * - the longest main-thread task (Long Tasks API) during the load and during the filter changes.
+ * - the longest main-thread task (Long Tasks API) during the load and during the filter changes;
+ * - the warm open: a second visit in the same browser context (same profile: whatever the client
+ *   keeps locally is there), first paint and catch-up again;
+ * - the offline open: the context goes offline and the warm page reloads. Until the app shell
+ *   and the board are available offline this fails, and is recorded as "not available" (NaN)
+ *   instead of failing the run.
  */
-import { chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page, Response } from "playwright-core";
+import { seededBoard } from "../lib/board.ts";
+import { ensureChromium, launchChromium } from "../lib/chromium.ts";
 import { buildClient } from "../lib/client-build.ts";
-import { figures, max, median, numberFlag, type Scenario, stringFlag } from "../lib/scenario.ts";
-import { seedStore } from "../lib/seed.ts";
-import { createStore, startServer } from "../lib/server.ts";
-import { setupFixture } from "../lib/setup.ts";
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { type Figure, figures, max, median, numberFlag, type Scenario, stringFlag } from "../lib/scenario.ts";
 
 type Task = { start: number; duration: number };
 
@@ -57,10 +50,57 @@ function longestIn(tasks: Task[], from: number, to: number): number {
   return tasks.filter((t) => t.start < to && t.start + t.duration > from).reduce((m, t) => Math.max(m, t.duration), 0);
 }
 
+/** What one visit of the board measured (times in ms since that document's navigation start). */
+type Visit = { painted: number; cachedAt: number | null; tasks: Task[] };
+
+/**
+ * Open the board in `page` with `open` (a goto or a reload) and wait for its first painted board,
+ * then up to `syncWaitMs` for the v2 sync's last page (none may come: `cachedAt` stays null).
+ */
+async function visitBoard(page: Page, open: () => Promise<unknown>, timeoutMs: number, syncWaitMs: number) {
+  // The local cache is complete when a v2 sync page answers without a next cursor.
+  let cachedAt: number | null = null;
+  const onResponse = async (response: Response) => {
+    if (!response.url().includes("/v2/issues/")) return;
+    try {
+      const body = (await response.json()) as { next_cursor: string | null };
+      if (body.next_cursor === null) cachedAt = await page.evaluate(() => performance.now());
+    } catch {
+      // a page that navigated away
+    }
+  };
+  page.on("response", onResponse);
+  try {
+    await open();
+    const painted = await markAfter(page, "tideline:board:painted", 0, timeoutMs);
+    const deadline = Date.now() + syncWaitMs;
+    while (cachedAt === null && Date.now() < deadline) await page.waitForTimeout(50);
+    await page.waitForTimeout(500); // let the board settle on the full cache
+    const visit: Visit = { painted, cachedAt, tasks: await longTasks(page) };
+    return visit;
+  } finally {
+    page.off("response", onResponse);
+  }
+}
+
+/** A short reason from a Playwright error (its first line, without the call log). */
+function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split("\n")[0] ?? text).slice(0, 160);
+}
+
 export const scenario: Scenario = {
   id: "browser-board",
-  title: "The board in Chromium: first paint, filter change, longest task (list and kanban)",
-  defaults: { items: 10_000, members: 10, labels: 8, "filter-changes": 4, layouts: "list,kanban", port: 3403 },
+  title: "The board in Chromium: cold, warm and offline open, filter change, longest task (list and kanban)",
+  defaults: {
+    items: 10_000,
+    members: 10,
+    labels: 8,
+    "filter-changes": 4,
+    layouts: "list,kanban",
+    "offline-timeout": 20,
+    port: 3403,
+  },
   async run(ctx) {
     const fig = figures("browser-board", ctx);
     const items = numberFlag(ctx, "items", 10_000);
@@ -71,67 +111,50 @@ export const scenario: Scenario = {
       .filter((l) => l === "list" || l === "kanban");
     const port = numberFlag(ctx, "port", 3403);
     const timeoutMs = 120_000;
+    const offlineTimeoutMs = numberFlag(ctx, "offline-timeout", 20) * 1000;
 
+    // Before the build and the seeding: a missing browser is found (or installed) first.
+    await ensureChromium(ctx);
     const clientDist = await buildClient(ctx);
-    const store = await createStore(ctx, "browser");
-    let server = await startServer(ctx, { port, store, clientDist });
-    const fixture = await setupFixture(server.url, {
+    const board = await seededBoard(ctx, {
+      label: "browser",
+      port,
+      items,
       members: numberFlag(ctx, "members", 10),
       labels: numberFlag(ctx, "labels", 8),
-      log: ctx.log,
+      clientDist,
     });
-    await server.stop();
-    const seeded = await seedStore(store, fixture, items);
-    ctx.log(`seeded ${items} work items in ${Math.round(seeded.ms)} ms`);
-    server = await startServer(ctx, { port, store, clientDist });
+    const { server, fixture } = board;
 
     const api = fixture.admin.api;
     const props = `${fixture.projectPath}/user-properties/`;
     const boardUrl = `${server.url}/${fixture.workspace.slug}/projects/${fixture.project.id}/issues/`;
     const token = fixture.admin.cookie.slice(fixture.admin.cookie.indexOf("=") + 1);
-    const out = [];
+    const out: Figure[] = [];
 
-    const browser = await chromium.launch({
-      executablePath: stringFlag(ctx, "chromium", "/usr/bin/chromium"),
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium(ctx);
     try {
       for (const layout of layouts) {
         // The saved view decides the layout; start each layout without filters.
         await api.patch(props, { filters: { priority: null }, display_filters: { layout } });
-        const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+        // One context per layout: a fresh profile for the cold open, kept for the warm and offline opens.
+        const context: BrowserContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
         await context.addCookies([{ name: "session-id", value: token, url: server.url }]);
         await context.addInitScript(LONG_TASK_COLLECTOR);
         const page = await context.newPage();
         const errors: string[] = [];
         page.on("pageerror", (e) => errors.push(e.message));
 
-        // The local cache is complete when a v2 sync page answers without a next cursor.
-        let cacheLoadedAt: number | null = null;
-        page.on("response", async (response) => {
-          if (!response.url().includes("/v2/issues/")) return;
-          try {
-            const body = (await response.json()) as { next_cursor: string | null };
-            if (body.next_cursor === null) cacheLoadedAt = await page.evaluate(() => performance.now());
-          } catch {
-            // a page that navigated away
-          }
-        });
-
-        await page.goto(boardUrl, { waitUntil: "commit" });
-        const painted = await markAfter(page, "tideline:board:painted", 0, timeoutMs);
-        const deadline = Date.now() + timeoutMs;
-        while (cacheLoadedAt === null && Date.now() < deadline) await page.waitForTimeout(50);
-        if (cacheLoadedAt === null) throw new Error(`${layout}: the v2 sync never finished`);
-        await page.waitForTimeout(500); // let the board settle on the full cache
-        const loadTasks = await longTasks(page);
-        const loadedAt = cacheLoadedAt as number;
+        // ── cold open: nothing local yet ──
+        const cold = await visitBoard(page, () => page.goto(boardUrl, { waitUntil: "commit" }), timeoutMs, timeoutMs);
+        if (cold.cachedAt === null) throw new Error(`${layout}: the v2 sync never finished`);
+        const cachedAt = cold.cachedAt;
         out.push(
-          fig(`${layout}: first painted board`, painted, "ms", "from navigation start"),
-          fig(`${layout}: all ${items} items cached`, loadedAt, "ms", "last v2 sync page, from navigation start"),
-          fig(`${layout}: longest task during load`, longestIn(loadTasks, 0, Math.max(painted, loadedAt)), "ms"),
+          fig(`${layout}: first painted board`, cold.painted, "ms", "cold: fresh profile, from navigation start"),
+          fig(`${layout}: all ${items} items cached`, cachedAt, "ms", "last v2 sync page, from navigation start"),
+          fig(`${layout}: longest task during load`, longestIn(cold.tasks, 0, Math.max(cold.painted, cachedAt)), "ms"),
         );
-        ctx.log(`${layout}: painted at ${Math.round(painted)} ms, cached at ${Math.round(loadedAt)} ms`);
+        ctx.log(`${layout}: painted at ${Math.round(cold.painted)} ms, cached at ${Math.round(cachedAt)} ms`);
 
         // Filter changes through the Filters menu: toggle priorities on, then off again.
         await page.getByRole("button", { name: "Filters", exact: true }).click();
@@ -169,6 +192,58 @@ export const scenario: Scenario = {
           ),
         );
         ctx.log(`${layout}: filter changes ${durations.map(Math.round).join(", ")} ms`);
+        await page.close();
+
+        // ── warm open: a second visit in the same profile (a new tab) ──
+        const warmPage = await context.newPage();
+        warmPage.on("pageerror", (e) => errors.push(e.message));
+        const warm = await visitBoard(
+          warmPage,
+          () => warmPage.goto(boardUrl, { waitUntil: "commit" }),
+          timeoutMs,
+          30_000,
+        );
+        out.push(
+          fig(`${layout}: warm: first painted board`, warm.painted, "ms", "second visit, same profile"),
+          warm.cachedAt === null
+            ? fig(`${layout}: warm: all items in sync`, Number.NaN, "ms", "not available: no last v2 sync page in 30 s")
+            : fig(
+                `${layout}: warm: all items in sync`,
+                warm.cachedAt,
+                "ms",
+                "last v2 sync page, from navigation start",
+              ),
+          fig(
+            `${layout}: warm: longest task during load`,
+            longestIn(warm.tasks, 0, Math.max(warm.painted, warm.cachedAt ?? warm.painted)),
+            "ms",
+          ),
+        );
+        ctx.log(
+          `${layout}: warm: painted at ${Math.round(warm.painted)} ms, in sync at ${warm.cachedAt === null ? "—" : Math.round(warm.cachedAt)} ms`,
+        );
+
+        // ── offline open: no network at all, the warm page reloaded ──
+        await context.setOffline(true);
+        try {
+          const offline = await visitBoard(
+            warmPage,
+            () => warmPage.reload({ waitUntil: "commit", timeout: offlineTimeoutMs }),
+            offlineTimeoutMs,
+            0,
+          );
+          out.push(
+            fig(`${layout}: offline: first painted board`, offline.painted, "ms", "reload with the network off"),
+            fig(`${layout}: offline: longest task during load`, longestIn(offline.tasks, 0, offline.painted), "ms"),
+          );
+          ctx.log(`${layout}: offline: painted at ${Math.round(offline.painted)} ms`);
+        } catch (error) {
+          out.push(fig(`${layout}: offline: first painted board`, Number.NaN, "ms", `not available: ${reason(error)}`));
+          ctx.log(`${layout}: offline open not available: ${reason(error)}`);
+        } finally {
+          await context.setOffline(false);
+        }
+
         if (errors.length) ctx.log(`${layout}: page errors: ${errors.slice(0, 3).join(" | ")}`);
         await context.close();
       }
@@ -178,8 +253,7 @@ export const scenario: Scenario = {
     // Leave the saved view as a user would expect it.
     await api.patch(props, { filters: { priority: null }, display_filters: { layout: "list" } }).catch(() => undefined);
 
-    await server.stop();
-    await store.dispose();
+    await board.dispose();
     return out;
   },
 };

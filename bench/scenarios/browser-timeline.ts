@@ -11,23 +11,13 @@
  *   drag, and from the release to the answer of the issue-dates call that saves it.
  * Figures only; nothing here judges a timing.
  */
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { ensureChromium, launchChromium } from "../lib/chromium.ts";
 import { buildClient } from "../lib/client-build.ts";
-import { figures, numberFlag, type Scenario, stringFlag } from "../lib/scenario.ts";
+import { figures, numberFlag, type Scenario } from "../lib/scenario.ts";
 import { seedStore } from "../lib/seed.ts";
 import { createStore, startServer } from "../lib/server.ts";
 import { setupFixture } from "../lib/setup.ts";
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-dev-shm-usage",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 type Task = { start: number; duration: number };
 
@@ -76,6 +66,8 @@ export const scenario: Scenario = {
     const port = numberFlag(ctx, "port", 3405);
     const timeoutMs = 120_000;
 
+    // Before the build and the seeding: a missing browser is found (or installed) first.
+    await ensureChromium(ctx);
     const clientDist = await buildClient(ctx);
     const store = await createStore(ctx, "timeline");
     let server = await startServer(ctx, { port, store, clientDist });
@@ -126,10 +118,7 @@ export const scenario: Scenario = {
     const token = fixture.admin.cookie.slice(fixture.admin.cookie.indexOf("=") + 1);
     const out = [];
 
-    const browser = await chromium.launch({
-      executablePath: stringFlag(ctx, "chromium", "/usr/bin/chromium"),
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium(ctx);
     try {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
       await context.addCookies([{ name: "session-id", value: token, url: server.url }]);

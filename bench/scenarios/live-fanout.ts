@@ -21,7 +21,8 @@
  * round-robin over N servers sharing PostgreSQL + Redis (events cross instances through Redis);
  * clients refused with `too-many-clients` would be counted, not hidden.
  */
-import { type DomainEvent, LIVE_LIMITS, parseLiveStateless, projectChannelName } from "@tideline/shared";
+import { LIVE_LIMITS, projectChannelName } from "@tideline/shared";
+import { awaitEvents, fanoutLatencies, sendPatches, subscribeClients } from "../lib/fanout.ts";
 import {
   type Figure,
   figures,
@@ -35,24 +36,7 @@ import {
 } from "../lib/scenario.ts";
 import { seedMembers } from "../lib/seed-members.ts";
 import { createStore, type ServerHandle, startServer } from "../lib/server.ts";
-import {
-  ApiClient,
-  liveClient,
-  type Member,
-  mapLimit,
-  type OpenedDocument,
-  openDocument,
-  setupFixture,
-} from "../lib/setup.ts";
-
-const MUTATION_PREFIX = "bench-fanout-";
-
-type Subscriber = {
-  opened: OpenedDocument;
-  destroy(): void;
-  /** Arrival times (performance.now()) per PATCH index. */
-  arrivals: Map<number, number[]>;
-};
+import { ApiClient, type Member, setupFixture } from "../lib/setup.ts";
 
 export const scenario: Scenario = {
   id: "live-fanout",
@@ -108,46 +92,13 @@ export const scenario: Scenario = {
 
     // ── subscribe ──
     const channel = projectChannelName(fixture.project.id);
-    const subscribers: Subscriber[] = [];
-    const refusals = new Map<string, number>();
-    const connectStarted = performance.now();
-    await mapLimit(
-      Array.from({ length: clients }, (_, i) => i),
-      20,
-      async (i) => {
-        const server = servers[i % servers.length] as ServerHandle;
-        const member = people[i % people.length] ?? fixture.admin;
-        const socket = liveClient(server.url, member.cookie);
-        try {
-          const opened = await openDocument(socket, channel);
-          const arrivals = new Map<number, number[]>();
-          opened.provider.on("stateless", ({ payload }: { payload: string }) => {
-            const now = performance.now();
-            const event: DomainEvent | undefined = parseLiveStateless(payload)?.event;
-            const id = event?.client_mutation_id;
-            if (event?.type !== "issue.updated" || !id?.startsWith(MUTATION_PREFIX)) return;
-            const n = Number(id.slice(MUTATION_PREFIX.length));
-            const list = arrivals.get(n);
-            if (list) list.push(now);
-            else arrivals.set(n, [now]);
-          });
-          subscribers.push({
-            opened,
-            arrivals,
-            destroy: () => {
-              opened.provider.destroy();
-              socket.destroy();
-            },
-          });
-        } catch (error) {
-          socket.destroy();
-          const reason = String(error instanceof Error ? error.message : error).replace(/^.*refused: /, "");
-          refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
-        }
-      },
-    );
-    const connectMs = performance.now() - connectStarted;
-    const refused = [...refusals.values()].reduce((a, b) => a + b, 0);
+    const { subscribers, refusals, refused, connectMs } = await subscribeClients({
+      servers,
+      people,
+      fallback: fixture.admin,
+      channel,
+      clients,
+    });
     ctx.log(
       `${subscribers.length}/${clients} clients subscribed to ${channel} over ${instances} instance(s) in ${(connectMs / 1000).toFixed(1)} s` +
         (refused ? `; refused: ${[...refusals].map(([r, n]) => `${n} ${r}`).join(", ")}` : ""),
@@ -156,9 +107,6 @@ export const scenario: Scenario = {
     await sleep(500);
 
     // ── PATCHes ──
-    const sentAt: number[] = [];
-    const answeredAt: number[] = [];
-    let failedPatches = 0;
     const rssBefore = servers.map((s) => s.rssBytes());
     let rssPeak = rssBefore.reduce((a, b) => a + b, 0);
     const sampler = setInterval(() => {
@@ -170,61 +118,16 @@ export const scenario: Scenario = {
     const cpuStart = servers.map((s) => s.cpuSeconds());
     const ownStart = process.cpuUsage();
     const started = performance.now();
-    const interval = (seconds * 1000) / patches;
-    await Promise.all(
-      Array.from({ length: patches }, async (_, n) => {
-        const wait = started + n * interval - performance.now();
-        if (wait > 1) await sleep(wait);
-        const api = apis[n % apis.length] as ApiClient;
-        const item = items[n % items.length] as string;
-        sentAt[n] = performance.now();
-        const response = await api.raw("PATCH", `${fixture.projectPath}/issues/${item}/`, {
-          body: JSON.stringify({ name: `Fan-out ${(n % items.length) + 1} · ${n}` }),
-          headers: { "content-type": "application/json", "x-client-mutation-id": `${MUTATION_PREFIX}${n}` },
-        });
-        await response.arrayBuffer();
-        answeredAt[n] = performance.now();
-        if (!response.ok) failedPatches++;
-      }),
-    );
-    const patchedMs = performance.now() - started;
-    const okPatches = Array.from({ length: patches }, (_, n) => n).filter((n) => answeredAt[n] !== undefined);
-    const expected = subscribers.length * (patches - failedPatches);
-    const arrived = () => subscribers.reduce((sum, s) => sum + s.arrivals.size, 0);
-    const deadline = performance.now() + 15_000;
-    while (arrived() < expected && performance.now() < deadline) await sleep(50);
-    await sleep(500); // late duplicates
+    const run = await sendPatches({ apis, projectPath: fixture.projectPath, items, count: patches, seconds });
+    await awaitEvents(subscribers, run);
     const elapsed = (performance.now() - started) / 1000;
     clearInterval(sampler);
     const cpuSeconds = servers.reduce((sum, s, i) => sum + s.cpuSeconds() - (cpuStart[i] as number), 0);
     const own = process.cpuUsage(ownStart);
 
-    const fromResponse: number[] = [];
-    const fromRequest: number[] = [];
-    let lost = 0;
-    let doubled = 0;
-    let beforeResponse = 0;
-    // How long one event takes to reach every subscriber: last arrival minus first, per PATCH.
-    const spread: number[] = [];
-    for (const n of okPatches) {
-      const firsts = subscribers.map((s) => s.arrivals.get(n)?.[0]).filter((t): t is number => t !== undefined);
-      if (firsts.length > 1) spread.push(max(firsts) - firsts.reduce((a, b) => Math.min(a, b)));
-    }
-    for (const s of subscribers) {
-      for (const n of okPatches) {
-        const times = s.arrivals.get(n);
-        if (!times || times.length === 0) {
-          lost++;
-          continue;
-        }
-        if (times.length > 1) doubled++;
-        const at = times[0] as number;
-        const latency = at - (answeredAt[n] as number);
-        if (latency < 0) beforeResponse++;
-        fromResponse.push(latency);
-        fromRequest.push(at - (sentAt[n] as number));
-      }
-    }
+    const latencies = fanoutLatencies(subscribers, run);
+    const { fromResponse, fromRequest, spread, lost, doubled, beforeResponse, expected } = latencies;
+    const failedPatches = run.failed.size;
     const closedSockets = subscribers.filter((s) => s.opened.provider.isSynced === false).length;
     for (const s of subscribers) s.destroy();
     for (const server of servers) await server.stop();
@@ -254,14 +157,10 @@ export const scenario: Scenario = {
       fig("request → event: p99", percentile(fromRequest, 99), "ms"),
       fig("first → last subscriber: median", median(spread), "ms", "per event: last arrival minus first"),
       fig("first → last subscriber: max", max(spread), "ms"),
-      fig(
-        "PATCH response: median",
-        median(okPatches.map((n) => (answeredAt[n] as number) - (sentAt[n] as number))),
-        "ms",
-      ),
+      fig("PATCH response: median", median(latencies.response), "ms"),
       fig("events lost", lost, "count", `of ${expected} expected (${patches - failedPatches} PATCHes × subscribers)`),
       fig("events doubled", doubled, "count"),
-      fig("PATCHes failed", failedPatches, "count", `${patches} sent in ${(patchedMs / 1000).toFixed(1)} s`),
+      fig("PATCHes failed", failedPatches, "count", `${patches} sent in ${(run.ms / 1000).toFixed(1)} s`),
       fig("server CPU", (cpuSeconds / elapsed) * 100, "% core", `sum over ${instances} instance(s), PATCH phase`),
       fig(
         "server RSS peak",
