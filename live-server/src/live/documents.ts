@@ -175,6 +175,28 @@ export async function projectChannelRights(db: DbOrTx, userId: string, projectId
   };
 }
 
+/**
+ * A workspace's event channel (`workspace.{id}`): its active members, guests too, read-only (the
+ * server alone writes). What each connection then receives is narrowed per event (a private
+ * view's events reach its owner only: extensions/events.ts `mayReceiveInWorkspace`).
+ */
+export async function workspaceChannelRights(db: DbOrTx, userId: string, workspaceId: string): Promise<DocumentRights> {
+  if (!isUuid(workspaceId) || !isUuid(userId)) return null;
+  const [row] = await db
+    .select({ id: workspaceMembers.id })
+    .from(workspaceMembers)
+    .where(
+      and(
+        eq(workspaceMembers.workspaceId, workspaceId),
+        eq(workspaceMembers.memberId, userId),
+        eq(workspaceMembers.isActive, true),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  return { readOnly: true, projectIds: [], workspaceId, ownItemsOnly: false };
+}
+
 /** Rights of `userId` on the document `ref` (see the table in shared/src/live/protocol.ts). */
 export async function documentRights(db: DbOrTx, userId: string, ref: LiveDocumentRef): Promise<DocumentRights> {
   switch (ref.kind) {
@@ -196,6 +218,8 @@ export async function documentRights(db: DbOrTx, userId: string, ref: LiveDocume
       return issueDocumentRights(db, userId, ref.id);
     case "project":
       return projectChannelRights(db, userId, ref.id);
+    case "workspace":
+      return workspaceChannelRights(db, userId, ref.id);
     case "user":
       // Only its owner, and only to listen.
       return ref.id === userId ? { readOnly: true, projectIds: [], workspaceId: null, ownItemsOnly: false } : null;

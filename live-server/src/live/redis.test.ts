@@ -15,6 +15,7 @@ import {
   projectChannelName,
   ROLE,
   userChannelName,
+  workspaceChannelName,
 } from "@tideline/shared";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -134,6 +135,24 @@ describe.skipIf(!hasRedis)("several instances with Redis", () => {
     own.provider.on("stateless", ({ payload }: { payload: string }) => received.push(payload));
     apps[a]?.ctx.live.broadcastToUser(f.w.member.id, '{"type":"ping","n":2}');
     await eventually(() => expect(received).toContain('{"type":"ping","n":2}'));
+  });
+
+  it("carries workspace channel events to the other instance, a private view's to its owner only", async () => {
+    const member = tab(urls[b] as string, f.w.member).open(workspaceChannelName(f.w.workspaceId));
+    const admin = tab(urls[b] as string, f.w.admin).open(workspaceChannelName(f.w.workspaceId));
+    await synced(member);
+    await synced(admin);
+    const views = `/api/workspaces/${f.w.slug}/views/`;
+    const mine = (await client(apps[a] as FastifyInstance, f.w.member).post(views, { name: "Mine", access: 0 })).json();
+    const shared = (await client(apps[a] as FastifyInstance, f.w.admin).post(views, { name: "For all" })).json();
+    const created = (channel: typeof member, id: string) =>
+      channel.messages.filter((m) => m.event.type === "view.created" && m.event.entity_id === id);
+    await eventually(() => {
+      expect(created(member, shared.id)).toHaveLength(1);
+      expect(created(admin, shared.id)).toHaveLength(1);
+      expect(created(member, mine.id)).toHaveLength(1);
+    });
+    expect(created(admin, mine.id)).toEqual([]);
   });
 
   it("keeps a document edited on both instances in sync, and stores it once", async () => {

@@ -8,6 +8,7 @@
  * | `page.{pageId}`     | a page body (XmlFragment `default`)              | page editors             |
  * | `issue.{issueId}`   | a work item's description (XmlFragment `default`)| project members (≥15)    |
  * | `project.{id}`      | nothing: stateless domain events of the project  | server only (read-only)  |
+ * | `workspace.{id}`    | nothing: events of the workspace outside projects| server only (read-only)  |
  * | `user.{userId}`     | nothing: that user's notifications, memberships  | server only (read-only)  |
  */
 import type { DomainEvent } from "./events.ts";
@@ -15,13 +16,16 @@ import type { DomainEvent } from "./events.ts";
 /** Where the WebSocket is served (same origin as the app; the session cookie authenticates it). */
 export const LIVE_PATH = "/live";
 
-export const LIVE_DOCUMENT_KINDS = ["page", "issue", "project", "user"] as const;
+export const LIVE_DOCUMENT_KINDS = ["page", "issue", "project", "workspace", "user"] as const;
 export type LiveDocumentKind = (typeof LIVE_DOCUMENT_KINDS)[number];
 export type LiveDocumentRef = { kind: LiveDocumentKind; id: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** `page.{id}`, `issue.{id}`, `project.{id}` or `user.{id}`. */
+/** Content-less kinds: their documents only carry the server's stateless messages. */
+export const LIVE_CHANNEL_KINDS: readonly LiveDocumentKind[] = ["project", "workspace", "user"];
+
+/** `page.{id}`, `issue.{id}`, `project.{id}`, `workspace.{id}` or `user.{id}`. */
 export function formatDocumentName(kind: LiveDocumentKind, id: string): string {
   return `${kind}.${id}`;
 }
@@ -39,6 +43,7 @@ export function parseDocumentName(name: string): LiveDocumentRef | null {
 export const pageDocumentName = (pageId: string) => formatDocumentName("page", pageId);
 export const issueDocumentName = (issueId: string) => formatDocumentName("issue", issueId);
 export const projectChannelName = (projectId: string) => formatDocumentName("project", projectId);
+export const workspaceChannelName = (workspaceId: string) => formatDocumentName("workspace", workspaceId);
 export const userChannelName = (userId: string) => formatDocumentName("user", userId);
 
 /** The Y.Doc field of a rich-text document (tiptap's Collaboration `field`). */
@@ -60,8 +65,9 @@ export const LIVE_LIMITS = {
   /** Connections to one editable document (page, work item) on one server instance. */
   maxClientsPerDocument: 100,
   /**
-   * Connections to one event channel (`project.{id}`, `user.{id}`) on one instance: every member
-   * with the board open holds one, and a channel costs the server only a broadcast per event.
+   * Connections to one event channel (`project.{id}`, `workspace.{id}`, `user.{id}`) on one
+   * instance: every member with the board open holds one, and a channel costs the server only a
+   * broadcast per event.
    */
   maxClientsPerChannel: 10_000,
   /** Sustained messages per second on one WebSocket… */
@@ -147,7 +153,7 @@ export function liveCloseFor(reasonOrCode: string | number): LiveCloseEvent | nu
  */
 export const LIVE_MUTATION_PREFIX = "live:";
 
-/** A stateless message from the server on `project.{id}` or `user.{id}`. */
+/** A stateless message from the server on `project.{id}`, `workspace.{id}` or `user.{id}`. */
 export type LiveStatelessMessage = { type: "event"; event: DomainEvent };
 
 export function encodeLiveEvent(event: DomainEvent): string {

@@ -5,6 +5,9 @@
  * - an event with a project goes to `project.{id}` as the stateless message
  *   `{ type: "event", event }` (protocol.ts), except `notification.*`, which is personal;
  *   a guest restricted to their own work items gets only those items' events;
+ * - an event of a workspace outside any project (today: view.* of workspace views, and
+ *   workspace.member.*) goes to `workspace.{id}`, except `notification.*`; a private view's
+ *   events (access 0) reach only its owner's connections there (mayReceiveInWorkspace);
  * - a notification or membership event also goes to `user.{recipient}` (eventRecipientId).
  *
  * Revocation (rights-watch.ts says which events touch which connections):
@@ -52,6 +55,7 @@ import {
   pageDocumentName,
   projectChannelName,
   userChannelName,
+  workspaceChannelName,
 } from "@tideline/shared";
 import type { FastifyBaseLogger } from "fastify";
 import { removeAwarenessStates } from "y-protocols/awareness";
@@ -102,6 +106,11 @@ export class LiveEvents implements Extension<LiveContext> {
     const payload = encodeLiveEvent(event);
     if (event.project_id && !event.type.startsWith("notification.")) {
       this.relay(projectChannelName(event.project_id), payload, (connection) => mayReceive(connection, event));
+    }
+    if (event.workspace_id && !event.project_id && !event.type.startsWith("notification.")) {
+      this.relay(workspaceChannelName(event.workspace_id), payload, (connection) =>
+        mayReceiveInWorkspace(connection, event),
+      );
     }
     const recipient = eventRecipientId(event);
     if (recipient) this.relay(userChannelName(recipient), payload);
@@ -299,6 +308,21 @@ function endSocket(connection: Connection<LiveContext>): void {
   const { code, reason } = refusal("unauthorized");
   connection.close({ code, reason });
   connection.webSocket.close(code, reason);
+}
+
+/**
+ * On a workspace channel everyone hears everything, except a private view's events (access 0),
+ * which only its owner may see. Filtered here rather than sent to `user.{owner}`: the owner's
+ * workspace screens already listen to this channel (one subscription, one order of events per
+ * workspace), and a user channel spans every workspace, so each workspace store would have to
+ * listen to it and sort events out by workspace. Others are not told that a public view turned
+ * private (nor that it exists); their clients catch up when they reload the list.
+ */
+function mayReceiveInWorkspace(connection: Connection<LiveContext>, event: DomainEvent): boolean {
+  const auth = authenticated(connection.context);
+  if (!auth) return false;
+  if (event.type.startsWith("view.") && event.data.access === 0) return event.data.owned_by === auth.user.id;
+  return true;
 }
 
 /**

@@ -16,7 +16,7 @@ import type {
   Extension,
   onConnectPayload,
 } from "@hocuspocus/server";
-import { type LIVE_LIMITS, parseDocumentName } from "@tideline/shared";
+import { LIVE_CHANNEL_KINDS, type LIVE_LIMITS, parseDocumentName } from "@tideline/shared";
 import * as Y from "yjs";
 import { type LiveContext, refusal } from "../context.ts";
 import { isEmptyUpdate, yjsUpdateOf } from "../messages.ts";
@@ -40,7 +40,7 @@ export class Limits implements Extension<LiveContext> {
     const open = instance.documents.get(documentName)?.getConnectionsCount() ?? 0;
     const kind = parseDocumentName(documentName)?.kind;
     const max =
-      kind === "project" || kind === "user" ? this.limits.maxClientsPerChannel : this.limits.maxClientsPerDocument;
+      kind && LIVE_CHANNEL_KINDS.includes(kind) ? this.limits.maxClientsPerChannel : this.limits.maxClientsPerDocument;
     if (open >= max) throw refusal("tooManyClients");
   }
 
