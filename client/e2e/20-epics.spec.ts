@@ -2,11 +2,14 @@
  * Epics (issue 11): a project admin turns epics on in the project's features and the sidebar
  * links "Epics"; "Add epic" on the epics board creates an epic (kept off the work-items board);
  * the epic's page (reached from the peek's full page) gets two new child work items, and when
- * one is completed elsewhere the epic's progress by state group moves without a reload. Pictures
- * of the board and the page, light and dark, desktop and phone, go to the test's output folder
- * (and /tmp/shots when it exists). The spec signs up its own user, workspace and project.
+ * one is completed elsewhere the epic's progress by state group moves without a reload; the
+ * epics board shows each epic's progress chip ("1/2") in List and Kanban, moved live too. Pictures
+ * of the board (List, Kanban, Spreadsheet) and the page, light and dark, desktop and phone, go to
+ * the test's output folder (and /tmp/shots when it exists). The spec signs up its own user,
+ * workspace and project.
  */
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Layout, WorkItemsPage } from "./pages/work-items-page.ts";
 import { openSession, signUpWithProject } from "./support/setup.ts";
 import { shoot } from "./support/shots.ts";
 import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
@@ -22,7 +25,19 @@ test.describe
     let api: WorkItemsApi;
     let f: Fixture;
     let epicId = "";
+    let childIds: Record<string, string> = {};
     const epicsUrl = () => `/${f.slug}/projects/${f.projectId}/epics/`;
+
+    /** Like WorkItemsPage.useLayout, for the epics board (saved at epics-user-properties/). */
+    async function switchEpicsLayout(layout: Layout): Promise<void> {
+      const button = page.getByRole("button", { name: layout, exact: true });
+      const saved = page.waitForResponse(
+        (r) => r.request().method() === "PATCH" && r.url().includes("/epics-user-properties/"),
+      );
+      await button.click();
+      await expect(button).toHaveAttribute("aria-pressed", "true");
+      expect((await saved).ok(), `the ${layout} layout was saved`).toBe(true);
+    }
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
@@ -94,7 +109,7 @@ test.describe
 
       await page.getByRole("button", { name: "Add work item" }).click();
       await page.getByRole("menuitem", { name: "Create new work item" }).click();
-      const input = page.getByLabel("New sub-item name");
+      const input = page.getByLabel("New work item name");
       for (const name of ["Design the cart", "Wire the payments"]) {
         await input.fill(name);
         await input.press("Enter");
@@ -102,6 +117,10 @@ test.describe
       }
       await input.press("Escape");
       await expect(page.getByTestId("epic-progress-summary")).toHaveText("0 of 2 done");
+      // The children's list speaks of work items, not sub-items.
+      const childrenList = page.getByRole("region", { name: "Work items" });
+      await expect(childrenList.getByText("0 of 2 work items done")).toBeVisible();
+      await expect(childrenList.getByRole("button", { name: /^Remove SF-\d+ from this epic$/ })).toHaveCount(2);
       await expect(page.getByTestId("epic-progress-percent")).toHaveText("0%");
 
       // Completed through the API (another client, as far as this page knows): the live layer brings it.
@@ -111,10 +130,12 @@ test.describe
       expect(children.sub_issues.map((c) => c.name).sort()).toEqual(["Design the cart", "Wire the payments"]);
       const done = f.states.find((s) => s.group === "completed");
       const cart = children.sub_issues.find((c) => c.name === "Design the cart");
+      childIds = Object.fromEntries(children.sub_issues.map((c) => [c.name, c.id]));
       await api.updateWorkItem(f, cart?.id ?? "", { state_id: done?.id });
       await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done", LIVE);
       await expect(page.getByTestId("epic-progress-percent")).toHaveText("50%");
       await expect(page.getByTestId("epic-progress-completed")).toHaveText("1");
+      await expect(childrenList.getByText("1 of 2 work items done")).toBeVisible();
       await shoot(page, "epic-page", "w4-");
       // A work-item link to the epic (its key under /browse/) opens the epic's page.
       await page.goto(`/${f.slug}/browse/${f.identifier}-1/`);
@@ -134,5 +155,33 @@ test.describe
       await page.goto(`/${f.slug}/projects/${f.projectId}/epics/${epicId}/`);
       await expect(page.getByTestId("epic-progress-summary")).toHaveText("1 of 2 done");
       await shoot(page, "epic-page-phone", "w4-");
+    });
+
+    test("the epics board shows each epic's progress from its work items, in List and Kanban, live", async () => {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(epicsUrl());
+      const board = new WorkItemsPage(page);
+      const chip = board.row(EPIC).getByTestId("epic-progress-chip");
+      await expect(chip).toHaveText("1/2");
+      await expect(chip).toHaveAttribute("title", "1 of 2 work items done\nCompleted: 1\nBacklog: 1");
+      // An epic without work items shows no chip.
+      await expect(board.row("Loyalty program").getByTestId("epic-progress-chip")).toHaveCount(0);
+      await shoot(page, "epics-board-list", "w4-");
+
+      // The other child completed elsewhere: the chip moves without a reload.
+      const done = f.states.find((s) => s.group === "completed");
+      await api.updateWorkItem(f, childIds["Wire the payments"] ?? "", { state_id: done?.id });
+      await expect(chip).toHaveText("2/2", LIVE);
+
+      await switchEpicsLayout("Kanban");
+      await expect(board.card(EPIC).getByTestId("epic-progress-chip")).toHaveText("2/2");
+      await shoot(page, "epics-board-kanban", "w4-");
+      await page.emulateMedia({ colorScheme: "dark" });
+      await shoot(page, "epics-board-kanban-dark", "w4-");
+      await page.emulateMedia({ colorScheme: "light" });
+      await switchEpicsLayout("Spreadsheet");
+      await expect(board.sheetRow(EPIC)).toBeVisible();
+      await shoot(page, "epics-board-spreadsheet", "w4-");
+      await switchEpicsLayout("List");
     });
   });

@@ -19,17 +19,16 @@ const SHOWN = 60;
 
 /**
  * Items that may be added: live (not archived, not drafts, saved: a temp- item has no id the
- * server knows), not already in, matching the query by name, key (WEB-12) or number (12).
+ * server knows), work items rather than epics (the project's cache holds its epics too once an
+ * epics screen was opened; the server refuses them in a cycle or module), not already in,
+ * matching the query by name, key (WEB-12) or number (12).
  */
-export function addableItems<T extends Pick<WorkItem, "id" | "name" | "sequence_id" | "archived_at" | "is_draft">>(
-  items: readonly T[],
-  isIn: (item: T) => boolean,
-  query: string,
-  identifier: string,
-): T[] {
+export function addableItems<
+  T extends Pick<WorkItem, "id" | "name" | "sequence_id" | "archived_at" | "is_draft" | "is_epic">,
+>(items: readonly T[], isIn: (item: T) => boolean, query: string, identifier: string): T[] {
   const q = query.trim().toLowerCase();
   return items.filter((item) => {
-    if (item.archived_at || item.is_draft || item.id.startsWith("temp-") || isIn(item)) return false;
+    if (item.archived_at || item.is_draft || item.is_epic || item.id.startsWith("temp-") || isIn(item)) return false;
     if (!q) return true;
     return (
       item.name.toLowerCase().includes(q) ||

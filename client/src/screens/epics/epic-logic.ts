@@ -3,6 +3,7 @@
  * group in the counters the shared progress bar reads (components/progress/progress-by-group).
  */
 import { EMPTY_PROGRESS_COUNTERS, type ProgressCounters, STATE_GROUPS, type StateGroup } from "@tideline/shared";
+import { type ProgressItem, progressFromItems } from "../../lib/progress";
 
 export function epicsPath(slug: string, projectId: string): string {
   return `/${slug}/projects/${projectId}/epics/`;
@@ -27,6 +28,34 @@ export function countersFromDistribution(distribution: StateDistribution): Progr
     counters.total_issues += count;
   }
   return counters;
+}
+
+type ChildItem = ProgressItem & { parent_id: string | null };
+
+/**
+ * Every parent's children counted by state group, in one pass over a project's items (the epics
+ * board asks once per cache version, not once per row). Counted with the cycles' and modules'
+ * local rule (lib/progress.ts: archived items and drafts left out, an unknown group read as
+ * backlog), estimate points left at 0 as on the epic's page.
+ */
+export function childCountersByParent(items: Iterable<ChildItem>): Map<string, ProgressCounters> {
+  const byParent = new Map<string, ChildItem[]>();
+  for (const item of items) {
+    if (!item.parent_id) continue;
+    const siblings = byParent.get(item.parent_id);
+    if (siblings) siblings.push(item);
+    else byParent.set(item.parent_id, [item]);
+  }
+  const out = new Map<string, ProgressCounters>();
+  for (const [parentId, children] of byParent) {
+    const counters = progressFromItems(
+      children,
+      () => true,
+      () => 0,
+    );
+    if (counters.total_issues) out.set(parentId, counters);
+  }
+  return out;
 }
 
 /**

@@ -12,12 +12,31 @@ import { Link } from "react-router";
 import { Button } from "../../components/ui";
 import { addSubIssues, createSubIssue, removeSubIssue, syncSubIssue } from "../../stores/work-item-detail";
 import { useWorkItem, type WorkItem } from "../../stores/work-items";
+import { countersFromDistribution, epicCompletion } from "../epics/epic-logic";
 import { Menu, MenuItem } from "../workspace/components/menu";
 import { subItemProgress, workItemKey } from "./format";
 import { ItemSearch } from "./item-search";
 import { StateIcon } from "./state-icon";
 import { browsePath, useDetail, useDetailContext, useProjectMeta } from "./use-detail";
 import { Widget } from "./widget";
+
+type ChildWord =
+  | "title"
+  | "add"
+  | "addExisting"
+  | "createNew"
+  | "newLabel"
+  | "newPlaceholder"
+  | "remove"
+  | "removeNamed"
+  | "empty"
+  | "progress"
+  | "searchLabel";
+
+/** The key of a text of the children list: an epic's children are its work items, not sub-items. */
+function childKey(epic: boolean, word: ChildWord): string {
+  return `${epic ? "epics.children" : "workItem.subItems"}.${word}`;
+}
 
 /** `epic`: the item is an epic, whose children read as its work items rather than sub-items. */
 export function SubItems({ workItemId, epic = false }: { workItemId: string; epic?: boolean }) {
@@ -26,7 +45,11 @@ export function SubItems({ workItemId, epic = false }: { workItemId: string; epi
   const detail = useDetail(workItemId);
   const [mode, setMode] = useState<"idle" | "create" | "search">("idle");
   const subIssues = detail?.subIssues ?? [];
-  const progress = subItemProgress(detail?.distribution ?? {}, STATE_GROUPS);
+  const distribution = detail?.distribution ?? {};
+  const progress = subItemProgress(distribution, STATE_GROUPS);
+  // An epic counts done over its children that are not cancelled, as its progress card above does.
+  const { done, total, percent } = epic ? epicCompletion(countersFromDistribution(distribution)) : progress;
+  const progressText = t(childKey(epic, "progress"), { done, total, count: total });
 
   const addButton = ctx.canEdit ? (
     <Popover.Root open={mode === "search"} onOpenChange={(open) => setMode(open ? "search" : "idle")}>
@@ -34,16 +57,12 @@ export function SubItems({ workItemId, epic = false }: { workItemId: string; epi
         trigger={
           <Button variant="ghost" size="sm">
             <Plus size={14} aria-hidden />
-            {epic ? t("epics.children.add") : t("workItem.subItems.add")}
+            {t(childKey(epic, "add"))}
           </Button>
         }
       >
-        <MenuItem onSelect={() => setMode("create")}>
-          {epic ? t("epics.children.createNew") : t("workItem.subItems.createNew")}
-        </MenuItem>
-        <MenuItem onSelect={() => setTimeout(() => setMode("search"), 0)}>
-          {t("workItem.subItems.addExisting")}
-        </MenuItem>
+        <MenuItem onSelect={() => setMode("create")}>{t(childKey(epic, "createNew"))}</MenuItem>
+        <MenuItem onSelect={() => setTimeout(() => setMode("search"), 0)}>{t(childKey(epic, "addExisting"))}</MenuItem>
       </Menu>
       <Popover.Anchor className="wid-anchor" />
       <Popover.Portal>
@@ -53,7 +72,7 @@ export function SubItems({ workItemId, epic = false }: { workItemId: string; epi
             projectId={ctx.projectId}
             workItemId={workItemId}
             mode="sub_issue"
-            label={t("workItem.subItems.searchLabel")}
+            label={t(childKey(epic, "searchLabel"))}
             onPick={(picked) => {
               setMode("idle");
               void addSubIssues(ctx.slug, ctx.projectId, workItemId, [picked]);
@@ -66,19 +85,19 @@ export function SubItems({ workItemId, epic = false }: { workItemId: string; epi
 
   return (
     <Widget
-      title={epic ? t("epics.children.title") : t("workItem.subItems.title")}
+      title={t(childKey(epic, "title"))}
       count={subIssues.length}
       actions={addButton}
       extra={
         progress.total ? (
-          <div className="wid-progress" title={t("workItem.subItems.progress", progress)}>
+          <div className="wid-progress" title={progressText}>
             <div
               className="wid-progress-bar"
               role="progressbar"
-              aria-label={t("workItem.subItems.progress", progress)}
+              aria-label={progressText}
               aria-valuemin={0}
               aria-valuemax={100}
-              aria-valuenow={progress.percent}
+              aria-valuenow={percent}
             >
               {progress.segments.map((s) =>
                 s.count ? (
@@ -90,25 +109,23 @@ export function SubItems({ workItemId, epic = false }: { workItemId: string; epi
                 ) : null,
               )}
             </div>
-            <span className="subtle">{t("workItem.subItems.progress", progress)}</span>
+            <span className="subtle">{progressText}</span>
           </div>
         ) : null
       }
     >
-      {subIssues.length === 0 && mode !== "create" ? (
-        <p className="wid-empty">{epic ? t("epics.children.empty") : t("workItem.subItems.empty")}</p>
-      ) : null}
+      {subIssues.length === 0 && mode !== "create" ? <p className="wid-empty">{t(childKey(epic, "empty"))}</p> : null}
       <ul className="wid-rows">
         {subIssues.map((child) => (
-          <SubItemRow key={child.id} parentId={workItemId} fallback={child as WorkItem} />
+          <SubItemRow key={child.id} parentId={workItemId} fallback={child as WorkItem} epic={epic} />
         ))}
       </ul>
-      {mode === "create" ? <CreateSubItem workItemId={workItemId} onDone={() => setMode("idle")} /> : null}
+      {mode === "create" ? <CreateSubItem workItemId={workItemId} epic={epic} onDone={() => setMode("idle")} /> : null}
     </Widget>
   );
 }
 
-function SubItemRow({ parentId, fallback }: { parentId: string; fallback: WorkItem }) {
+function SubItemRow({ parentId, fallback, epic }: { parentId: string; fallback: WorkItem; epic: boolean }) {
   const { t } = useTranslation();
   const ctx = useDetailContext();
   const meta = useProjectMeta(ctx.projectId);
@@ -134,8 +151,8 @@ function SubItemRow({ parentId, fallback }: { parentId: string; fallback: WorkIt
         <button
           type="button"
           className="wid-icon-btn"
-          aria-label={t("workItem.subItems.removeNamed", { key })}
-          title={t("workItem.subItems.remove")}
+          aria-label={t(childKey(epic, "removeNamed"), { key })}
+          title={t(childKey(epic, "remove"))}
           onClick={() => void removeSubIssue(ctx.slug, ctx.projectId, parentId, child.id)}
         >
           <X size={14} aria-hidden />
@@ -145,7 +162,7 @@ function SubItemRow({ parentId, fallback }: { parentId: string; fallback: WorkIt
   );
 }
 
-function CreateSubItem({ workItemId, onDone }: { workItemId: string; onDone: () => void }) {
+function CreateSubItem({ workItemId, epic, onDone }: { workItemId: string; epic: boolean; onDone: () => void }) {
   const { t } = useTranslation();
   const ctx = useDetailContext();
   const [name, setName] = useState("");
@@ -166,8 +183,8 @@ function CreateSubItem({ workItemId, onDone }: { workItemId: string; onDone: () 
     <form className="wid-inline-form" onSubmit={submit}>
       <input
         className="input input-compact"
-        aria-label={t("workItem.subItems.newLabel")}
-        placeholder={t("workItem.subItems.newPlaceholder")}
+        aria-label={t(childKey(epic, "newLabel"))}
+        placeholder={t(childKey(epic, "newPlaceholder"))}
         value={name}
         maxLength={255}
         onChange={(e) => setName(e.target.value)}

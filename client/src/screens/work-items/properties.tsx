@@ -34,6 +34,7 @@ import {
 import { Avatar, Combobox, type ComboOption, DatePopover } from "../../components/ui";
 import type { ProjectState } from "../../stores/project-meta";
 import { updateWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
+import { EpicProgressChip } from "../epics/epic-progress-chip";
 import { type Lookups, useWorkItemsContext } from "./context";
 import { CyclePicker, ModulePicker, useCycleList, useCycleModuleFeatures, useModuleList } from "./cycle-module-pickers";
 import { type ShownProperty, shownProperties } from "./shown-properties";
@@ -568,7 +569,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
     scope,
   });
   const propsRef = useDroppedChips();
-  if (shown.length === 0) return null;
+  if (shown.length === 0 && !item.is_epic) return null;
   const render = (prop: ShownProperty): ReactNode => {
     switch (prop) {
       case "state":
@@ -719,6 +720,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
     // Clicks on the pickers must not open the peek or start a drag.
     // biome-ignore lint/a11y/noStaticElementInteractions: only stops propagation; the pickers inside are buttons
     <div ref={propsRef} className="item-props" onClick={stop} onPointerDown={stop} onKeyDown={stop}>
+      {item.is_epic ? <EpicProgressChip item={item} /> : null}
       {shown.map(render)}
     </div>
   );

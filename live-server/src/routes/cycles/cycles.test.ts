@@ -387,6 +387,28 @@ describe("cycle work items", () => {
     expect(create.statusCode).toBe(400);
   });
 
+  it("an epic is refused (400 ISSUE_IS_EPIC naming it); nothing is stored, its work items neither", async () => {
+    const on = await client(t.app, f.w.admin).patch(`${f.project.url}/`, { is_epic_enabled: true });
+    expect(on.statusCode, on.body).toBe(200);
+    const epic = await client(t.app, f.w.member).post(`${f.project.url}/epics/`, { name: "Checkout revamp" });
+    expect(epic.statusCode, epic.body).toBe(201);
+    const epicId: string = epic.json().id;
+    const item = await createIssue(t, f.w.member, f.project.url, { name: "Beside the epic" });
+    const c = await createCycle({ name: "No epics" });
+    const before = (await activitiesOf(t, item.id)).length;
+    const updates = eventsOf(f, "issue.updated", item.id).length;
+    const res = await client(t.app, f.w.member).post(`${cycleUrl(c.id)}cycle-issues/`, { issues: [item.id, epicId] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "ISSUE_IS_EPIC" });
+    expect(res.json().fields.issues).toEqual([`${epicId} is an epic; a cycle takes work items only.`]);
+    expect(await t.db.select().from(cycleIssues).where(eq(cycleIssues.cycleId, c.id))).toEqual([]);
+    expect(await activitiesOf(t, item.id)).toHaveLength(before);
+    expect(eventsOf(f, "issue.updated", item.id)).toHaveLength(updates);
+    // The work item alone still goes in.
+    const ok = await client(t.app, f.w.member).post(`${cycleUrl(c.id)}cycle-issues/`, { issues: [item.id] });
+    expect(ok.statusCode, ok.body).toBeLessThan(300);
+  });
+
   it('cycle_id on create, patch ("" = none), bulk, quick add and drafts', async () => {
     const c = await createCycle({ name: "Fields" });
     const created = await createIssue(t, f.w.member, f.project.url, { cycle_id: c.id });

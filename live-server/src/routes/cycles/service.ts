@@ -502,6 +502,15 @@ export async function addCycleIssues(
         "ISSUE_NOT_IN_PROJECT",
       );
     }
+    // An epic gathers work items (its children) and is no work item of a cycle board.
+    const epics = rows.filter((r) => r.isEpic).map((r) => r.id);
+    if (epics.length) {
+      throw badRequest(
+        `issues: ${epics.length} of these are epics; a cycle takes work items only.`,
+        { issues: epics.map((id) => `${id} is an epic; a cycle takes work items only.`) },
+        "ISSUE_IS_EPIC",
+      );
+    }
     const target = await assignableCycle(tx, project, cycle.id, "cycle");
     const moved = await moveItemsToCycle(tx, emit, { project, actorId: user.id }, rows, cycle.id, { target });
     await emitMoved(tx, emit, moved);

@@ -34,7 +34,7 @@ type ModuleParams = ProjectParams & { moduleId: string };
 export const inModule = (moduleId: string) =>
   sql`exists (select 1 from module_issues mi where mi.issue_id = i.id and mi.module_id = ${moduleId}::uuid)`;
 
-/** Work items `ids` of the project (not deleted, not drafts), or a 400 naming the others. */
+/** Work items `ids` of the project (not deleted, not drafts, not epics), or a 400 naming the others. */
 async function projectItems(tx: Tx, access: ProjectAccess, ids: readonly string[]) {
   const wanted = [...new Set(ids)];
   const rows = await tx
@@ -54,6 +54,15 @@ async function projectItems(tx: Tx, access: ProjectAccess, ids: readonly string[
     throw badRequest(`issues: ${missing[0]} is not a work item of this project.`, {
       issues: missing.map((id) => `${id} is not a work item of this project.`),
     });
+  }
+  // An epic gathers work items (its children) and is no work item of a module board.
+  const epics = rows.filter((r) => r.isEpic).map((r) => r.id);
+  if (epics.length) {
+    throw badRequest(
+      `issues: ${epics[0]} is an epic; a module takes work items only.`,
+      { issues: epics.map((id) => `${id} is an epic; a module takes work items only.`) },
+      "ISSUE_IS_EPIC",
+    );
   }
   return rows;
 }

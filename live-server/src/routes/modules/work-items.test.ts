@@ -99,6 +99,30 @@ describe("module work items", () => {
     expect(await countModuleIssues(t, m.id)).toBe(0);
   });
 
+  it("refuses an epic (400 ISSUE_IS_EPIC naming it); nothing is stored, the work item beside it neither", async () => {
+    const on = await client(t.app, f.w.admin).patch(`${f.project.url}/`, { is_epic_enabled: true });
+    expect(on.statusCode, on.body).toBe(200);
+    const epic = await client(t.app, f.w.member).post(`${f.project.url}/epics/`, { name: "Loyalty program" });
+    expect(epic.statusCode, epic.body).toBe(201);
+    const epicId: string = epic.json().id;
+    const m = await createModule(t, f.w.member, f.project.url);
+    const item = await createIssue(t, f.w.member, f.project.url, { name: "Points balance" });
+    const before = (await activitiesOf(t, item.id)).length;
+    const updates = eventsOf(f, "issue.updated", item.id).length;
+    const res = await client(t.app, f.w.member).post(`${f.project.url}/modules/${m.id}/issues/`, {
+      issues: [item.id, epicId],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "ISSUE_IS_EPIC" });
+    expect(res.json().fields.issues).toEqual([`${epicId} is an epic; a module takes work items only.`]);
+    expect(await countModuleIssues(t, m.id)).toBe(0);
+    expect(await activitiesOf(t, item.id)).toHaveLength(before);
+    expect(eventsOf(f, "issue.updated", item.id)).toHaveLength(updates);
+    const ok = await client(t.app, f.w.member).post(`${f.project.url}/modules/${m.id}/issues/`, { issues: [item.id] });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(await countModuleIssues(t, m.id)).toBe(1);
+  });
+
   it("moves one item into and out of modules with issues/{id}/modules/; another project's module is a 400", async () => {
     const m1 = await createModule(t, f.w.member, f.project.url);
     const m2 = await createModule(t, f.w.member, f.project.url);
