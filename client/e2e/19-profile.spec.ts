@@ -1,9 +1,10 @@
 /**
  * Each member's own work (issue 11): Alice opens "Your work" from the workspace menu and finds
  * her numbers as the server counts them (assigned, created, completed, overdue) and her assigned
- * work by state group; the Assigned tab lists those items across projects, filters by priority
- * and opens one; from the workspace members list she opens Bob's profile (his role, his one item,
- * his activity). The spec signs up its own users, workspace and project through the API.
+ * work by state group; the Assigned tab is a board of those items across projects (spreadsheet
+ * by default, every layout offered): it filters by priority — the filter is kept after a reload —,
+ * opens one in the peek and shows them on the kanban too; from the workspace members list she opens
+ * Bob's profile (his role, his one item, his activity). The spec signs up its own users, workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { utcDay as day } from "./support/dates.ts";
@@ -91,26 +92,37 @@ test.describe
       expect(csv).toContain("PF-1");
     });
 
-    test("the Assigned tab lists my items, filters by priority and opens one", async () => {
+    test("the Assigned tab is a board of my items: filters by priority, opens one, every layout", async () => {
       await page.getByRole("link", { name: "Assigned", exact: true }).click();
       await expect(page).toHaveURL(/\/assigned\/$/);
-      const rows = page.getByTestId("profile-issue-row");
+      const grid = page.getByRole("grid", { name: "Spreadsheet" });
+      const rows = grid.getByRole("button", { name: /^Open PF-\d+$/ });
       await expect(rows).toHaveCount(3);
-      await expect(rows.first()).toContainText("PF-3");
+      // Newest first.
+      await expect(rows.first()).toHaveAccessibleName("Open PF-3");
       await expect(page.getByTestId("profile-list-count")).toHaveText("3 work items");
 
       await page.getByRole("button", { name: "Filters" }).click();
-      await page.getByRole("menuitemcheckbox", { name: "Urgent" }).click();
+      await page.getByRole("button", { name: "Urgent", exact: true }).click();
       await page.keyboard.press("Escape");
-      await expect(page).toHaveURL(/priority=urgent/);
       await expect(rows).toHaveCount(1);
-      await expect(rows.first()).toContainText("Ship the beta");
+      await expect(grid.getByRole("row").filter({ hasText: "Ship the beta" })).toBeVisible();
+      // The filter is the caller's own setting for this tab: it survives a reload.
+      await page.reload();
+      await expect(rows).toHaveCount(1);
+      await expect(page.getByRole("button", { name: "Remove filter Priority: Urgent" })).toBeVisible();
 
-      // Keyboard: the row is a link; Enter opens the item's page.
-      await rows.first().focus();
-      await page.keyboard.press("Enter");
-      await expect(page).toHaveURL(new RegExp(`/${f.slug}/browse/PF-1/$`));
-      await expect(page.getByText("Ship the beta").first()).toBeVisible();
+      // A row opens the item's peek.
+      await grid.getByRole("button", { name: "Open PF-1", exact: true }).click();
+      await expect(page.getByRole("dialog", { name: /PF-1 Ship the beta/ })).toBeVisible();
+      await page.keyboard.press("Escape");
+
+      // Every layout: the kanban shows the same item.
+      await page.getByRole("button", { name: "Kanban", exact: true }).click();
+      await expect(page.locator(".wi-card").filter({ hasText: "Ship the beta" })).toBeVisible();
+      await page.getByRole("button", { name: "Spreadsheet", exact: true }).click();
+      await page.getByRole("button", { name: "Clear all" }).click();
+      await expect(rows).toHaveCount(3);
     });
 
     test("a member's name in the members list opens their profile", async () => {
@@ -123,8 +135,9 @@ test.describe
       await expect(page.getByTestId("profile-count-created")).toHaveText("0");
 
       await page.getByRole("link", { name: "Assigned", exact: true }).click();
-      await expect(page.getByTestId("profile-issue-row")).toHaveCount(1);
-      await expect(page.getByTestId("profile-issue-row")).toContainText("Review the plan");
+      const bobRows = page.getByRole("grid", { name: "Spreadsheet" }).getByRole("row");
+      await expect(bobRows.filter({ hasText: "Review the plan" })).toBeVisible();
+      await expect(page.getByTestId("profile-list-count")).toHaveText("1 work item");
       // Bob has changed nothing himself: his history is empty, and it says so.
       await page.getByRole("link", { name: "Activity", exact: true }).click();
       await expect(page.getByText("No activity from Bob Helper yet.")).toBeVisible();

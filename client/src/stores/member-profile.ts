@@ -1,23 +1,15 @@
 /**
  * A workspace member's profile (/:ws/profile/:userId/…): who they are and their counts per
- * project (GET user-profile/), the summary's numbers (GET user-stats/), the assigned / created /
- * subscribed work-item lists (GET user-issues/?type=…, paged by the server) and their history
- * (GET user-activity/, paged). Read-only screens: nothing here changes data, so there is nothing
+ * project (GET user-profile/), the summary's numbers (GET user-stats/) and their history
+ * (GET user-activity/, paged). Their assigned / created / subscribed work items are a board of
+ * the local cache (screens/member-profile/issues-screen.tsx). Read-only screens: nothing here changes data, so there is nothing
  * to roll back; the activity export answers a CSV that is handed to the browser as a download.
  * Everything is keyed by `${slug}:${userId}` so two profiles never mix.
  */
 import type { Priority } from "@tideline/shared";
 import { api } from "../lib/api";
 import { defineStore } from "../lib/store";
-import {
-  ACTIVITY_PER_PAGE,
-  type IssueFilters,
-  type IssueTab,
-  listKey,
-  pageCursor,
-  userIssuesQuery,
-} from "../screens/member-profile/profile-logic";
-import type { WorkItem } from "./work-items";
+import { ACTIVITY_PER_PAGE, pageCursor } from "../screens/member-profile/profile-logic";
 
 export type ProfileProject = {
   id: string;
@@ -87,15 +79,6 @@ type Status = "loading" | "ready" | "missing" | "error";
 
 export type ProfileEntry = { status: Status; data: ProfileData | null };
 export type StatsEntry = { status: Status; data: ProfileStats | null };
-/** A tab's list: the pages fetched so far, in order, and what the server says is left. */
-export type IssueListEntry = {
-  status: "loading" | "ready" | "error";
-  items: WorkItem[];
-  total: number;
-  page: number;
-  hasMore: boolean;
-  loadingMore: boolean;
-};
 export type ActivityEntry = {
   status: "loading" | "ready" | "error";
   rows: ProfileActivity[];
@@ -108,7 +91,6 @@ export type ActivityEntry = {
 export const memberProfile = defineStore(() => ({
   profiles: {} as Record<string, ProfileEntry>,
   stats: {} as Record<string, StatsEntry>,
-  lists: {} as Record<string, IssueListEntry>,
   activity: {} as Record<string, ActivityEntry>,
 }));
 
@@ -144,52 +126,6 @@ export async function loadMemberStats(slug: string, userId: string): Promise<voi
   } catch (error) {
     const entry = memberProfile.stats[key];
     if (entry && entry.status !== "ready") entry.status = statusOf(error) === 404 ? "missing" : "error";
-  }
-}
-
-type IssuePage = { results: WorkItem[]; total_count: number; next_page_results: boolean };
-
-/**
- * The first page of a tab's list under these filters (a fresh fetch each time the tab opens, the
- * previous rows shown meanwhile), or with `more` the next page appended.
- */
-export async function loadMemberIssues(
-  slug: string,
-  userId: string,
-  tab: IssueTab,
-  filters: IssueFilters,
-  more = false,
-): Promise<void> {
-  const key = listKey(slug, userId, tab, filters);
-  const current = memberProfile.lists[key];
-  if (more && (current?.status !== "ready" || !current.hasMore || current.loadingMore)) return;
-  const page = more && current ? current.page + 1 : 0;
-  if (more && current) current.loadingMore = true;
-  else if (!current)
-    memberProfile.lists[key] = { status: "loading", items: [], total: 0, page: 0, hasMore: false, loadingMore: false };
-  try {
-    const answer = await api
-      .get(`${base(slug)}/user-issues/${userId}/?${userIssuesQuery(tab, filters, page)}`)
-      .json<IssuePage>();
-    const entry = memberProfile.lists[key];
-    const before = more && entry ? entry.items : [];
-    // An item created between two pages shifts the rest down by one: never show it twice.
-    const seen = new Set(before.map((i) => i.id));
-    memberProfile.lists[key] = {
-      status: "ready",
-      items: [...before, ...answer.results.filter((i) => !seen.has(i.id))],
-      total: answer.total_count,
-      page,
-      hasMore: answer.next_page_results,
-      loadingMore: false,
-    };
-  } catch (error) {
-    const entry = memberProfile.lists[key];
-    if (entry) {
-      entry.loadingMore = false;
-      if (!more) entry.status = "error";
-    }
-    throw error;
   }
 }
 

@@ -88,8 +88,24 @@ export function seedLocalView(
   workItemView.byKey[viewKey] = fromAnswer(saved);
 }
 
+/**
+ * The settings' key of a workspace-level board (`ws/{slug}/{screen}`): a built-in workspace view
+ * (all-issues, assigned, created, subscribed) or a profile tab (profile-assigned, …), saved at
+ * workspace-views/{screen}/user-properties/; or a saved workspace view's working copy
+ * (`ws/{slug}/views/{id}`, seeded with seedLocalView and never saved as user properties).
+ */
+export function workspaceViewKey(slug: string, screen: string): string {
+  return `${WS_PREFIX}${slug}/${screen}`;
+}
+
+const WS_PREFIX = "ws/";
+
 /** The user-properties call of a view key. */
 export function viewPath(slug: string, viewKey: string): string {
+  if (viewKey.startsWith(WS_PREFIX)) {
+    const screen = viewKey.slice(WS_PREFIX.length).split("/")[1] ?? "";
+    return `/api/workspaces/${slug}/workspace-views/${screen}/user-properties/`;
+  }
   if (viewKey.endsWith(`/${EPICS_KEY}`))
     return `/api/workspaces/${slug}/projects/${viewKey.slice(0, -EPICS_KEY.length - 1)}/epics-user-properties/`;
   return `/api/workspaces/${slug}/projects/${viewKey}/user-properties/`;
@@ -116,12 +132,16 @@ function fromAnswer(answer: UserPropertiesAnswer): WorkItemView {
   };
 }
 
-/** The defaults, shown while loading (and kept if loading fails). */
-export function defaultView(): WorkItemView {
+/**
+ * The defaults, shown while loading (and kept if loading fails). A workspace-level board's are
+ * the server's for it (spreadsheet, newest first), so the layout doesn't jump when they arrive.
+ */
+export function defaultView(viewKey?: string): WorkItemView {
+  const workspaceLevel = viewKey?.startsWith(WS_PREFIX) ?? false;
   return {
     status: "loading",
     filters: {},
-    display_filters: readDisplayFilters(null),
+    display_filters: readDisplayFilters(workspaceLevel ? { layout: "spreadsheet", order_by: "-created_at" } : null),
     display_properties: { ...DEFAULT_DISPLAY_PROPERTIES },
   };
 }
@@ -132,7 +152,7 @@ export function loadWorkItemView(slug: string, viewKey: string): Promise<void> {
   if (localKeys.has(viewKey)) return Promise.resolve();
   const running = inflight.get(viewKey);
   if (running) return running;
-  if (!workItemView.byKey[viewKey]) workItemView.byKey[viewKey] = defaultView();
+  if (!workItemView.byKey[viewKey]) workItemView.byKey[viewKey] = defaultView(viewKey);
   const promise = api
     .get(viewPath(slug, viewKey))
     .json<UserPropertiesAnswer>()
@@ -234,7 +254,7 @@ export function flushWorkItemView(viewKey: string): void {
 function viewOf(viewKey: string): WorkItemView {
   let view = workItemView.byKey[viewKey];
   if (!view) {
-    workItemView.byKey[viewKey] = defaultView();
+    workItemView.byKey[viewKey] = defaultView(viewKey);
     view = workItemView.byKey[viewKey] as WorkItemView;
   }
   return view;

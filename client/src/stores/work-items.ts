@@ -221,6 +221,42 @@ export function useProjectWorkItems(projectId: string): {
   return { items: memo.items, status, version };
 }
 
+/**
+ * The items of several projects at once (a workspace view, a member's profile): like
+ * useProjectWorkItems, over the union. `status` is "ready" once every project is, "error" if one
+ * failed; `version` grows whenever any of them changes, so it is a memo key too.
+ */
+export function useProjectsWorkItems(projectIds: readonly string[]): {
+  items: readonly WorkItem[];
+  status: LoadStatus;
+  version: number;
+} {
+  const snap = useSnapshot(workItems);
+  let version = 0;
+  const statuses = new Set<LoadStatus>();
+  for (const id of projectIds) {
+    version += snap.version[id] ?? 0;
+    statuses.add(snap.status[id] ?? "idle");
+  }
+  const status: LoadStatus = statuses.has("error")
+    ? "error"
+    : statuses.has("loading")
+      ? "loading"
+      : statuses.has("idle")
+        ? "idle"
+        : "ready";
+  const key = projectIds.join(",");
+  const memo = unionMemo.get(key);
+  if (memo && memo.version === version) return { items: memo.items, status, version };
+  const items = projectIds.flatMap((id) => getProjectWorkItems(id));
+  unionMemo.set(key, { version, items });
+  // One board of several projects at a time: older unions are never read again.
+  if (unionMemo.size > 4) unionMemo.delete(unionMemo.keys().next().value as string);
+  return { items, status, version };
+}
+
+const unionMemo = new Map<string, { version: number; items: WorkItem[] }>();
+
 // ───────────── loading ─────────────
 
 type SyncPage = { results: WorkItem[]; count: number; next_cursor: string | null; next_page_results: boolean };

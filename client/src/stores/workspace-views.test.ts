@@ -1,29 +1,19 @@
-import { describe, expect, it } from "vitest";
+import type { DomainEvent } from "@tideline/shared";
+import { beforeEach, describe, expect, it } from "vitest";
+import { session } from "./session";
 import type { WorkItem } from "./work-items";
 import {
+  applyWorkspaceViewEvent,
   builtInFilters,
-  compactFilters,
-  cursorsFor,
   isBuiltInView,
-  listQuery,
-  mergePage,
-  sameFilters,
-  type WorkspaceIssuesPage,
+  type WorkspaceView,
+  workspaceViews,
 } from "./workspace-views";
 
 const ME = "11111111-1111-4111-8111-111111111111";
 
-function item(id: string, updated = "2026-11-25T08:00:00.000Z"): WorkItem {
+function _item(id: string, updated = "2026-11-25T08:00:00.000Z"): WorkItem {
   return { id, name: id, updated_at: updated } as WorkItem;
-}
-
-function page(ids: string[], next: string | null, total = 10): WorkspaceIssuesPage {
-  return {
-    results: ids.map((id) => item(id)),
-    total_count: total,
-    next_cursor: next,
-    next_page_results: next !== null,
-  };
 }
 
 describe("built-in workspace views as filters (views README: assigned = assignees=me …)", () => {
@@ -37,70 +27,93 @@ describe("built-in workspace views as filters (views README: assigned = assignee
     expect(builtInFilters("created", ME)).toEqual({ created_by: [ME] });
     expect(builtInFilters("subscribed", ME)).toEqual({ subscriber: [ME] });
   });
-  it("builds the /issues/ query: the built-in's filter wins over the user's same key, empty keys dropped", () => {
-    const query = listQuery({
-      filters: { assignees: ["someone-else"], priority: ["urgent", "high"], labels: [] },
-      builtIn: "assigned",
-      meId: ME,
-      orderBy: "priority",
-    });
-    expect(query).toEqual({
-      layout: "spreadsheet",
-      order_by: "priority",
-      per_page: "50",
-      assignees: ME,
-      priority: "urgent,high",
-    });
-  });
-  it("defaults the order to -created_at (product-domain §2) and passes the cursor", () => {
-    const query = listQuery({ filters: {}, meId: ME, orderBy: "", cursor: "50:1:0" });
-    expect(query.order_by).toBe("-created_at");
-    expect(query.cursor).toBe("50:1:0");
-    expect(query.assignees).toBeUndefined();
-  });
 });
 
-describe("filters comparison (a view is 'changed' only when its filters really differ)", () => {
-  it("ignores key order, value order and empty keys", () => {
-    expect(
-      sameFilters(
-        { priority: ["high", "urgent"], project: ["a"] },
-        { project: ["a"], priority: ["urgent", "high"], labels: [] },
-      ),
-    ).toBe(true);
-    expect(sameFilters({ priority: ["high"] }, { priority: ["urgent"] })).toBe(false);
-    expect(compactFilters({ labels: [], priority: ["low"] })).toEqual({ priority: ["low"] });
-  });
-});
-
-describe("cursor paging merge", () => {
-  it("starts from the first page and keeps the next cursor only while more pages exist", () => {
-    const first = mergePage(null, page(["a", "b"], "2:1:0", 3));
-    expect(first.items.map((i) => i.id)).toEqual(["a", "b"]);
-    expect(first.next).toBe("2:1:0");
-    const second = mergePage(first, page(["c"], null, 3));
-    expect(second.items.map((i) => i.id)).toEqual(["a", "b", "c"]);
-    expect(second.next).toBeNull();
-    expect(second.total).toBe(3);
-  });
-  it("keeps a row that shows again on a later page (its order changed) in its first place, with the newest copy", () => {
-    const first = mergePage(null, page(["a", "b"], "2:1:0"));
-    const later: WorkspaceIssuesPage = {
-      results: [item("b", "2026-11-25T09:00:00.000Z"), item("c")],
-      total_count: 3,
-      next_cursor: null,
-      next_page_results: false,
+describe("workspace views kept by the workspace channel's view.* events", () => {
+  function saved(id: string, created: string, extra: Partial<WorkspaceView> = {}): WorkspaceView {
+    return {
+      id,
+      workspace: "w1",
+      workspace_id: "w1",
+      project: null,
+      project_id: null,
+      name: id,
+      description: "",
+      filters: {},
+      display_filters: {},
+      display_properties: {},
+      access: 1,
+      is_locked: false,
+      is_favorite: false,
+      owned_by: "owner",
+      sort_order: 65535,
+      created_at: created,
+      updated_at: created,
+      created_by: "owner",
+      ...extra,
     };
-    const merged = mergePage(first, later);
-    expect(merged.items.map((i) => i.id)).toEqual(["a", "b", "c"]);
-    expect(merged.items[1]?.updated_at).toBe("2026-11-25T09:00:00.000Z");
+  }
+  function event(type: DomainEvent["type"], id: string, data: object, projectId: string | null = null): DomainEvent {
+    return {
+      id: `e-${Math.random()}`,
+      type,
+      workspace_id: "w1",
+      project_id: projectId,
+      entity_id: id,
+      actor_id: "owner",
+      client_mutation_id: null,
+      occurred_at: "2026-11-25T09:00:00.000Z",
+      data: data as Record<string, unknown>,
+    };
+  }
+  const ids = () => workspaceViews.bySlug.acme?.views.map((v) => v.id);
+
+  beforeEach(() => {
+    workspaceViews.bySlug.acme = {
+      status: "ready",
+      views: [
+        saved("new", "2026-11-25T08:00:00.000Z", { is_favorite: true }),
+        saved("old", "2026-11-20T08:00:00.000Z"),
+      ],
+    };
+    session.user = { id: "me" } as typeof session.user;
   });
-  it("drops duplicates inside one page", () => {
-    expect(mergePage(null, page(["a", "a", "b"], null)).items.map((i) => i.id)).toEqual(["a", "b"]);
+
+  it("a created view takes its place, newest first", () => {
+    applyWorkspaceViewEvent("acme", event("view.created", "mid", saved("mid", "2026-11-22T08:00:00.000Z")));
+    applyWorkspaceViewEvent("acme", event("view.created", "newest", saved("newest", "2026-11-25T09:00:00.000Z")));
+    expect(ids()).toEqual(["newest", "new", "mid", "old"]);
   });
-  it("reloads what is shown page by page", () => {
-    expect(cursorsFor(0)).toEqual(["50:0:0"]);
-    expect(cursorsFor(50)).toEqual(["50:0:0"]);
-    expect(cursorsFor(51)).toEqual(["50:0:0", "50:1:0"]);
+
+  it("an update replaces the view, keeps the caller's star, and never goes back to an older copy", () => {
+    const renamed = saved("new", "2026-11-25T08:00:00.000Z", {
+      name: "Renamed",
+      updated_at: "2026-11-25T09:00:00.000Z",
+    });
+    applyWorkspaceViewEvent("acme", event("view.updated", "new", renamed));
+    const stale = saved("new", "2026-11-25T08:00:00.000Z", { name: "Stale" });
+    applyWorkspaceViewEvent("acme", event("view.updated", "new", stale));
+    const view = workspaceViews.bySlug.acme?.views[0];
+    expect(view).toMatchObject({ name: "Renamed", is_favorite: true });
+  });
+
+  it("deleted, archived, and someone else's view turned private leave the list", () => {
+    applyWorkspaceViewEvent("acme", event("view.deleted", "old", saved("old", "2026-11-20T08:00:00.000Z")));
+    expect(ids()).toEqual(["new"]);
+    const archived = saved("new", "2026-11-25T08:00:00.000Z", { archived_at: "2026-11-25T09:00:00.000Z" });
+    applyWorkspaceViewEvent("acme", event("view.updated", "new", archived));
+    expect(ids()).toEqual([]);
+    workspaceViews.bySlug.acme = { status: "ready", views: [saved("x", "2026-11-25T08:00:00.000Z")] };
+    applyWorkspaceViewEvent("acme", event("view.updated", "x", { id: "x", access: 0, owned_by: "someone" }));
+    expect(ids()).toEqual([]);
+  });
+
+  it("leaves project views' events to the project store", () => {
+    const handled = applyWorkspaceViewEvent(
+      "acme",
+      event("view.created", "p", saved("p", "2026-11-25T09:00:00.000Z"), "p1"),
+    );
+    expect(handled).toBe(false);
+    expect(ids()).toEqual(["new", "old"]);
   });
 });

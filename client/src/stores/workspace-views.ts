@@ -1,16 +1,18 @@
 /**
  * Workspace (global) views: the saved views of a workspace (`/views/`), the four built-in views
  * (all-issues, assigned, created, subscribed — filters the client applies, product-domain §2),
- * and the workspace work-item list they read (`GET /issues/`, paged by cursor).
+ * and the workspace work-item list (`GET /issues/`: the boards' first page, the ids of subscribed
+ * items); the boards themselves read the local cache (screens/work-items/multi-project-board).
  *
  * Shapes: live-server/src/routes/views/README.md. Only the actions here call the API; view
  * changes are optimistic and rolled back with a toast when the server refuses.
  */
-import type { IssueFilterKey } from "@tideline/shared";
+import type { DomainEvent } from "@tideline/shared";
 import { toast } from "sonner";
 import { api, errorMessage } from "../lib/api";
-import { mutationHeaders } from "../lib/client-mutations";
+import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
 import { defineStore } from "../lib/store";
+import { session } from "./session";
 import type { StoredFilters } from "./work-item-view";
 import type { WorkItem } from "./work-items";
 
@@ -31,6 +33,8 @@ export type WorkspaceView = {
   is_favorite: boolean;
   owned_by: string;
   sort_order: number;
+  /** Set when archived (archived views are not listed). */
+  archived_at?: string | null;
   created_at: string;
   updated_at: string;
   created_by: string;
@@ -43,79 +47,15 @@ export function isBuiltInView(id: string): id is BuiltInView {
   return (BUILT_IN_VIEWS as readonly string[]).includes(id);
 }
 
-/** The filter key a built-in view fixes to the caller (none for all-issues). */
-export function builtInKey(view: BuiltInView): IssueFilterKey | null {
-  switch (view) {
-    case "assigned":
-      return "assignees";
-    case "created":
-      return "created_by";
-    case "subscribed":
-      return "subscriber";
-    default:
-      return null;
-  }
-}
-
 /** A built-in view as filters (the server README's table): assigned → assignees=me, etc. */
 export function builtInFilters(view: BuiltInView, meId: string): StoredFilters {
-  const key = builtInKey(view);
-  return key ? { [key]: [meId] } : {};
+  if (view === "assigned") return { assignees: [meId] };
+  if (view === "created") return { created_by: [meId] };
+  if (view === "subscribed") return { subscriber: [meId] };
+  return {};
 }
 
-/** Orderings offered on the workspace list (server names, issues/README.md). */
-export const WORKSPACE_ORDERS = ["-created_at", "created_at", "-updated_at", "priority", "target_date"] as const;
-export const DEFAULT_WORKSPACE_ORDER = "-created_at";
-
-/** Filter keys the workspace filter menu edits (the rest of a saved view's filters are kept as they are). */
-export const WORKSPACE_FILTER_KEYS = ["project", "priority", "state_group", "assignees", "created_by"] as const;
-
-/**
- * The query for `GET /issues/`: the user's filters with the built-in view's own filter over
- * them (a built-in view's key is fixed, so the user can't widen it), the order and a page.
- */
-export function listQuery(options: {
-  filters: StoredFilters;
-  builtIn?: BuiltInView | null;
-  meId: string;
-  orderBy: string;
-  cursor?: string | null;
-  perPage?: number;
-}): Record<string, string> {
-  const merged: StoredFilters = { ...options.filters };
-  if (options.builtIn) Object.assign(merged, builtInFilters(options.builtIn, options.meId));
-  const query: Record<string, string> = {
-    layout: "spreadsheet",
-    order_by: options.orderBy || DEFAULT_WORKSPACE_ORDER,
-    per_page: String(options.perPage ?? PAGE_SIZE),
-  };
-  for (const [key, values] of Object.entries(merged)) if (values?.length) query[key] = values.join(",");
-  if (options.cursor) query.cursor = options.cursor;
-  return query;
-}
-
-/** Filters without empty keys, so "no filter" is always `{}` (saved and compared that way). */
-export function compactFilters(filters: StoredFilters): StoredFilters {
-  const out: StoredFilters = {};
-  for (const [key, values] of Object.entries(filters) as [IssueFilterKey, string[] | undefined][])
-    if (values?.length) out[key] = [...values];
-  return out;
-}
-
-/** Same filters, whatever the order of keys and values? */
-export function sameFilters(a: StoredFilters, b: StoredFilters): boolean {
-  const norm = (f: StoredFilters) =>
-    JSON.stringify(
-      Object.entries(compactFilters(f))
-        .map(([k, v]) => [k, [...(v ?? [])].sort()] as const)
-        .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)),
-    );
-  return norm(a) === norm(b);
-}
-
-// ───────────── the paged list ─────────────
-
-export const PAGE_SIZE = 50;
+// ───────────── the workspace list ─────────────
 
 export type WorkspaceIssuesPage = {
   results: WorkItem[];
@@ -124,70 +64,42 @@ export type WorkspaceIssuesPage = {
   next_page_results: boolean;
 };
 
-export type PagedList = {
-  items: WorkItem[];
-  total: number;
-  /** The cursor of the next page, null when everything is loaded. */
-  next: string | null;
-};
-
-/**
- * Add a page to what is loaded. Rows already there (an item that moved between pages while we
- * paged, because something changed its order) keep their first place; the newest copy wins.
- */
-export function mergePage(list: PagedList | null, page: WorkspaceIssuesPage): PagedList {
-  const next = page.next_page_results ? page.next_cursor : null;
-  if (!list) return { items: dedupe(page.results), total: page.total_count, next };
-  const index = new Map(list.items.map((item, i) => [item.id, i]));
-  const items = [...list.items];
-  for (const item of page.results) {
-    const at = index.get(item.id);
-    if (at === undefined) {
-      index.set(item.id, items.length);
-      items.push(item);
-    } else items[at] = item;
-  }
-  return { items, total: page.total_count, next };
-}
-
-function dedupe(items: readonly WorkItem[]): WorkItem[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    if (seen.has(item.id)) return false;
-    seen.add(item.id);
-    return true;
-  });
-}
-
-/** The cursors of the first `count` pages (`perPage:page:0`), to reload what is shown. */
-export function cursorsFor(loaded: number, perPage = PAGE_SIZE): string[] {
-  const pages = Math.max(1, Math.ceil(loaded / perPage));
-  return Array.from({ length: pages }, (_, i) => `${perPage}:${i}:0`);
-}
-
 const base = (slug: string) => `/api/workspaces/${slug}`;
 
 export function fetchWorkspaceIssues(slug: string, query: Record<string, string>): Promise<WorkspaceIssuesPage> {
   return api.get(`${base(slug)}/issues/`, { searchParams: query }).json<WorkspaceIssuesPage>();
 }
 
+/** How many pages of subscribed items are read at most (100 each): the subscribed view's reach. */
+const SUBSCRIBED_PAGES_MAX = 50;
+
+/**
+ * The ids of the work items `userId` is subscribed to in the projects the caller sees (only the
+ * server knows subscribers: the subscribed view and profile tab read this, then show the items
+ * from the local cache).
+ */
+export async function fetchSubscribedIds(slug: string, userId: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const query: Record<string, string> = { subscriber: userId, per_page: "100", order_by: "-created_at" };
+    if (cursor) query.cursor = cursor;
+    const page = await fetchWorkspaceIssues(slug, query);
+    for (const item of page.results) ids.add(item.id);
+    cursor = page.next_page_results ? page.next_cursor : null;
+    pages += 1;
+  } while (cursor && pages < SUBSCRIBED_PAGES_MAX);
+  return ids;
+}
+
 // ───────────── saved views ─────────────
 
 type ViewList = { status: "loading" | "ready" | "error"; views: WorkspaceView[] };
 
-/** Filters and order the user has set on a view and not saved (per `slug/viewId`, for the session). */
-export type ViewDraft = { filters: StoredFilters; orderBy: string };
-
 export const workspaceViews = defineStore(() => ({
   bySlug: {} as Record<string, ViewList>,
-  drafts: {} as Record<string, ViewDraft>,
 }));
-
-export function setViewDraft(slug: string, viewId: string, draft: ViewDraft | null): void {
-  const key = `${slug}/${viewId}`;
-  if (draft) workspaceViews.drafts[key] = { filters: compactFilters(draft.filters), orderBy: draft.orderBy };
-  else delete workspaceViews.drafts[key];
-}
 
 /** Load (or reload) the workspace's saved views the caller may see. */
 export async function loadWorkspaceViews(slug: string): Promise<void> {
@@ -207,7 +119,8 @@ export type ViewInput = {
   name: string;
   description?: string;
   filters: StoredFilters;
-  display_filters?: { order_by: string };
+  display_filters?: Record<string, unknown>;
+  display_properties?: Record<string, unknown>;
   access?: 0 | 1;
 };
 
@@ -264,11 +177,11 @@ async function change(
   }
 }
 
-export type ViewPatch = Partial<Pick<WorkspaceView, "name" | "description" | "filters">> & {
-  display_filters?: { order_by: string };
+export type ViewPatch = Partial<Pick<WorkspaceView, "name" | "description" | "filters" | "display_properties">> & {
+  display_filters?: Record<string, unknown>;
 };
 
-/** Rename or change a saved view's filters (a locked view refuses: unlock it first). */
+/** Rename or change a saved view's settings (a locked view refuses: unlock it first). */
 export function updateWorkspaceView(slug: string, id: string, patch: ViewPatch): Promise<boolean> {
   const current = workspaceViews.bySlug[slug]?.views.find((v) => v.id === id);
   // display_filters sent replaces the stored one: keep the rest of it.
@@ -319,4 +232,58 @@ export async function fetchWorkspaceView(slug: string, id: string): Promise<Work
   } catch {
     return null;
   }
+}
+
+// ───────────── live updates (workspace.{id}, stores/live-workspace.ts) ─────────────
+
+/** Put a view in the loaded list, newest first like the server's order; an older copy never replaces a newer one. */
+function putListedView(slug: string, view: WorkspaceView): void {
+  const list = workspaceViews.bySlug[slug];
+  if (!list) return;
+  const at = list.views.findIndex((v) => v.id === view.id);
+  const held = at >= 0 ? list.views[at] : undefined;
+  if (held && held.updated_at > view.updated_at) return;
+  // Events leave out the caller's own star (they go to every member): keep it.
+  const merged = { ...view, is_favorite: held?.is_favorite ?? view.is_favorite ?? false };
+  if (held) {
+    list.views[at] = merged;
+    return;
+  }
+  const before = list.views.findIndex((v) => v.created_at < merged.created_at);
+  list.views.splice(before < 0 ? list.views.length : before, 0, merged);
+}
+
+function dropListedView(slug: string, id: string): void {
+  const list = workspaceViews.bySlug[slug];
+  if (list) list.views = list.views.filter((v) => v.id !== id);
+}
+
+/**
+ * A `view.*` event of a workspace view (project_id null) from the workspace channel; true when
+ * it was one. The echo of this tab's own change is skipped (the store applied the answer). A
+ * private view's events carry only its id, access and owner, and reach its owner alone: the
+ * owner fetches it whole.
+ */
+export function applyWorkspaceViewEvent(slug: string, event: DomainEvent): boolean {
+  if (!event.type.startsWith("view.") || event.project_id) return false;
+  if (isOwnClientMutation(event.client_mutation_id) || !workspaceViews.bySlug[slug]) return true;
+  if (event.type === "view.deleted") {
+    dropListedView(slug, event.entity_id);
+    return true;
+  }
+  const data = event.data as unknown as Partial<WorkspaceView>;
+  if (data.access === 0 && data.name === undefined) {
+    if (data.owned_by !== session.user?.id) {
+      dropListedView(slug, event.entity_id);
+      return true;
+    }
+    void fetchWorkspaceView(slug, event.entity_id).then((view) => {
+      if (view && !view.archived_at) putListedView(slug, view);
+      else dropListedView(slug, event.entity_id);
+    });
+    return true;
+  }
+  if (data.archived_at) dropListedView(slug, event.entity_id);
+  else putListedView(slug, data as WorkspaceView);
+  return true;
 }

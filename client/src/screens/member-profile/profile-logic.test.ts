@@ -3,47 +3,15 @@ import {
   completedSeries,
   exportFileName,
   groupByDay,
-  listKey,
   pageCursor,
   priorityRows,
   roleKey,
   stateGroupRows,
-  toggleValue,
-  userIssuesQuery,
 } from "./profile-logic";
-
-describe("userIssuesQuery", () => {
-  it("asks for one tab, newest first, a page of 50", () => {
-    const q = new URLSearchParams(userIssuesQuery("assigned", { priority: [], state_group: [] }, 0));
-    expect(Object.fromEntries(q)).toEqual({ type: "assigned", order_by: "-created_at", cursor: "50:0:0" });
-  });
-
-  it("sends filters in display order whatever order they were picked in", () => {
-    const q = new URLSearchParams(
-      userIssuesQuery("created", { priority: ["low", "urgent"], state_group: ["completed", "backlog"] }, 2),
-    );
-    expect(q.get("priority")).toBe("urgent,low");
-    expect(q.get("state_group")).toBe("backlog,completed");
-    expect(q.get("cursor")).toBe("50:2:0");
-  });
-
-  it("gives equal filters equal cache keys, and different tabs or people different ones", () => {
-    const a = listKey("ws", "u1", "assigned", { priority: ["high", "low"], state_group: [] });
-    const b = listKey("ws", "u1", "assigned", { priority: ["low", "high"], state_group: [] });
-    expect(a).toBe(b);
-    expect(listKey("ws", "u1", "created", { priority: ["high", "low"], state_group: [] })).not.toBe(a);
-    expect(listKey("ws", "u2", "assigned", { priority: ["high", "low"], state_group: [] })).not.toBe(a);
-  });
-});
 
 describe("small helpers", () => {
   it("pageCursor is the reference's perPage:page:0", () => {
     expect(pageCursor(30, 3)).toBe("30:3:0");
-  });
-
-  it("toggleValue adds a missing value and removes a present one", () => {
-    expect(toggleValue(["a", "b"], "c")).toEqual(["a", "b", "c"]);
-    expect(toggleValue(["a", "b"], "a")).toEqual(["b"]);
   });
 
   it("roleKey names workspace roles, and a missing one as a former member", () => {

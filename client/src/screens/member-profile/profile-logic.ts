@@ -1,5 +1,5 @@
 /**
- * Pure helpers of a member's profile (/:ws/profile/:userId/…): the list call's query, the chart
+ * Pure helpers of a member's profile (/:ws/profile/:userId/…): the activity's paging, the chart
  * series, the colours of state groups and priorities, and the export's file name. Kept free of
  * React and the stores so they are unit-tested (profile-logic.test.ts).
  */
@@ -10,45 +10,12 @@ export const PROFILE_TABS = ["", "assigned", "created", "subscribed", "activity"
 export type ProfileTab = (typeof PROFILE_TABS)[number];
 export type IssueTab = "assigned" | "created" | "subscribed";
 
-export type IssueFilters = { priority: Priority[]; state_group: StateGroup[] };
-export const NO_FILTERS: IssueFilters = { priority: [], state_group: [] };
-
-/** Rows per page of the work-item lists (the server allows up to 100). */
-export const ISSUES_PER_PAGE = 50;
 /** Rows per page of the activity ("Load more" asks for the next page). */
 export const ACTIVITY_PER_PAGE = 30;
 
 /** The reference's cursor: `perPage:page:0`. */
 export function pageCursor(perPage: number, page: number): string {
   return `${perPage}:${page}:0`;
-}
-
-/**
- * The query of `GET user-issues/{userId}/` for one tab, filters and page: ungrouped, newest
- * first; each filter's values in the product's display order so equal filters make equal keys.
- */
-export function userIssuesQuery(tab: IssueTab, filters: IssueFilters, page: number): string {
-  const params = new URLSearchParams();
-  params.set("type", tab);
-  params.set("order_by", "-created_at");
-  params.set("cursor", pageCursor(ISSUES_PER_PAGE, page));
-  const priority = PRIORITIES.filter((p) => filters.priority.includes(p));
-  const groups = STATE_GROUPS.filter((g) => filters.state_group.includes(g));
-  if (priority.length) params.set("priority", priority.join(","));
-  if (groups.length) params.set("state_group", groups.join(","));
-  return params.toString();
-}
-
-/** The cache key of one tab's list under its filters. */
-export function listKey(slug: string, userId: string, tab: IssueTab, filters: IssueFilters): string {
-  const priority = PRIORITIES.filter((p) => filters.priority.includes(p)).join(",");
-  const groups = STATE_GROUPS.filter((g) => filters.state_group.includes(g)).join(",");
-  return `${slug}:${userId}:${tab}:${priority}:${groups}`;
-}
-
-/** Adds a value to a filter, or takes it away when it is already there. */
-export function toggleValue<T extends string>(values: readonly T[], value: T): T[] {
-  return values.includes(value) ? values.filter((v) => v !== value) : [...values, value];
 }
 
 export type Distribution<K extends string> = { key: K; count: number }[];

@@ -52,7 +52,7 @@ import {
   stepDay,
   weekdayColumns,
 } from "./calendar-logic";
-import { useWorkItemsContext } from "./context";
+import { ItemProject, useWorkItemsContext } from "./context";
 import { PriorityIcon, StateIcon } from "./properties";
 import "./calendar.css";
 
@@ -204,7 +204,7 @@ export function CalendarLayout({ items, display }: { items: readonly WorkItem[];
       toast.info(t("calendar.beforeStart.title"), { description: t("calendar.beforeStart.description") });
       return;
     }
-    void moveWorkItem(ctx.slug, ctx.projectId, item.id, { patch: { target_date: date } });
+    void moveWorkItem(ctx.slug, item.project_id, item.id, { patch: { target_date: date } });
   };
 
   // A phone's header has room for the week's days only, not its year.
@@ -441,12 +441,15 @@ const DayCell = memo(function DayCell({
 
 /** A card: state, key, name, priority (as the display properties say), overdue marked. */
 const CalendarCard = memo(function CalendarCard({ item, canDrag }: { item: WorkItem; canDrag: boolean }) {
-  const { openPeek, peekId } = useWorkItemsContext();
+  const ctx = useWorkItemsContext();
+  const { openPeek, peekId } = ctx;
+  // On a board of several projects, the caller's rights in the item's own project decide.
+  const mayEdit = ctx.forProject ? ctx.forProject(item.project_id).canEdit : true;
   const pending = item.id.startsWith("temp-");
   const { setNodeRef, listeners, isDragging } = useDraggable({
     id: item.id,
     data: { item },
-    disabled: !canDrag || pending,
+    disabled: !canDrag || !mayEdit || pending,
   });
   return (
     <button
@@ -467,7 +470,16 @@ const CalendarCard = memo(function CalendarCard({ item, canDrag }: { item: WorkI
   );
 });
 
+/** A card's content, in the context of its own project (on a board of several projects). */
 function CardBody({ item, overlay = false }: { item: WorkItem; overlay?: boolean }) {
+  return (
+    <ItemProject projectId={item.project_id}>
+      <ProjectCardBody item={item} overlay={overlay} />
+    </ItemProject>
+  );
+}
+
+function ProjectCardBody({ item, overlay }: { item: WorkItem; overlay: boolean }) {
   const { t, identifier, lookups, props, today } = useWorkItemsContext();
   const state = item.state_id ? lookups.stateById.get(item.state_id) : undefined;
   const overdue = isOverdue(item, today);

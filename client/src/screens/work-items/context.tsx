@@ -5,12 +5,13 @@
  * ticking a box re-renders only what shows selection.
  */
 import type { DisplayProperties, StateGroup } from "@tideline/shared";
-import { createContext, useContext } from "react";
+import { createContext, type ReactNode, useContext } from "react";
 import type { Cycle } from "../../stores/cycles";
 import type { Module } from "../../stores/modules";
 import type { EstimatePoint, ProjectLabel, ProjectMeta, ProjectState } from "../../stores/project-meta";
 import { activeEstimate } from "../../stores/project-meta";
 import type { WorkItemInput } from "../../stores/work-items";
+import type { LogoProps } from "../../stores/workspaces";
 import type { BoardScope } from "./board-scope";
 import type { PipelineContext } from "./pipeline";
 
@@ -31,7 +32,13 @@ export type Lookups = {
   cycleById: ReadonlyMap<string, Cycle>;
   modules: readonly Module[];
   moduleById: ReadonlyMap<string, Module>;
+  /** A board of several projects: its projects by name (their groups); empty on a project's board. */
+  projects: readonly ProjectInfo[];
+  projectById: ReadonlyMap<string, ProjectInfo>;
 };
+
+/** What a board of several projects shows of each project (group headers, keys). */
+export type ProjectInfo = { id: string; name: string; identifier: string; logo_props?: LogoProps | null };
 
 /** Cycles or modules by name, case-insensitive (the order of their groups on the server). */
 function sortedByName<T extends { id: string; name: string }>(list: readonly T[] | undefined): T[] {
@@ -77,6 +84,41 @@ export function buildLookups(
     cycleById: new Map(cycles.map((c) => [c.id, c])),
     modules,
     moduleById: new Map(modules.map((m) => [m.id, m])),
+    projects: [],
+    projectById: new Map(),
+  };
+}
+
+/**
+ * One project's lookups for every project of a board of several projects: the union of their
+ * states (display order per project, projects by name), labels, members (once each), points,
+ * cycles and modules, and the projects themselves.
+ */
+export function mergeLookups(parts: readonly Lookups[], projectList: readonly ProjectInfo[]): Lookups {
+  const states = parts.flatMap((l) => l.states);
+  const labels = parts.flatMap((l) => l.labels);
+  const memberById = new Map<string, MemberInfo>();
+  for (const part of parts) for (const m of part.members) if (!memberById.has(m.id)) memberById.set(m.id, m);
+  const members = [...memberById.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const points = parts.flatMap((l) => l.points);
+  const cycles = sortedByName(parts.flatMap((l) => l.cycles));
+  const modules = sortedByName(parts.flatMap((l) => l.modules));
+  const projects = sortedByName(projectList);
+  return {
+    states,
+    stateById: new Map(states.map((s) => [s.id, s])),
+    labels,
+    labelById: new Map(labels.map((l) => [l.id, l])),
+    members,
+    memberById,
+    points,
+    pointById: new Map(points.map((p) => [p.id, p])),
+    cycles,
+    cycleById: new Map(cycles.map((c) => [c.id, c])),
+    modules,
+    moduleById: new Map(modules.map((m) => [m.id, m])),
+    projects,
+    projectById: new Map(projects.map((p) => [p.id, p])),
   };
 }
 
@@ -88,6 +130,7 @@ export function pipelineContext(lookups: Lookups, today: string): PipelineContex
     estimatePoints: lookups.points,
     cycles: lookups.cycles.map((c) => ({ id: c.id, name: c.name, status: c.status })),
     modules: lookups.modules.map((m) => ({ id: m.id, name: m.name })),
+    projects: lookups.projects.length ? lookups.projects : undefined,
     today,
   };
 }
@@ -136,9 +179,30 @@ export type WorkItemsContextValue = {
   viewKey: string;
   /** False when the board takes no new items (e.g. a completed cycle): no create, no quick add. */
   canAdd: boolean;
+  /**
+   * Set on a board of several projects' items (a workspace view, a member's profile): the context
+   * of one item's project (its identifier, lookups and the caller's rights there). Rows read it
+   * through <ItemProject>; the board's own context then holds the union of every project's
+   * lookups (filters, grouping) and `projectId` is "".
+   */
+  forProject?: (projectId: string) => WorkItemsContextValue;
+  /** The item's project, in a project's context on a board of several projects (its Project column). */
+  project?: ProjectInfo;
+  /** No ticking of items (a board of several projects has no bulk bar: bulk calls are per project). */
+  noSelection?: boolean;
 };
 
 export const WorkItemsContext = createContext<WorkItemsContextValue | null>(null);
+
+/**
+ * The context of one item's own project around its row, card or bar, on a board of several
+ * projects; on a one-project board, the children as they are.
+ */
+export function ItemProject({ projectId, children }: { projectId: string; children: ReactNode }): ReactNode {
+  const ctx = useWorkItemsContext();
+  if (!ctx.forProject || ctx.projectId === projectId) return children;
+  return <WorkItemsContext.Provider value={ctx.forProject(projectId)}>{children}</WorkItemsContext.Provider>;
+}
 
 export function useWorkItemsContext(): WorkItemsContextValue {
   const value = useContext(WorkItemsContext);

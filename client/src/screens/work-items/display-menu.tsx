@@ -98,7 +98,16 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
   // its items may be in other modules too).
   const offered = (k: string) =>
     (!CYCLE_KEYS.has(k) || (features.cycles && scope.kind !== "cycle")) && (!MODULE_KEYS.has(k) || features.modules);
-  const groupOptions = GROUP_OPTIONS.filter((k) => (k !== "estimate_point" || lookups.points.length > 0) && offered(k));
+  // A board of several projects groups by project, and by state group rather than by each
+  // project's own states (a state_id choice shows as the state groups there).
+  const multi = lookups.projects.length > 0;
+  const groupOptions: GroupByKey[] = [
+    ...(multi ? (["project_id"] as const) : []),
+    ...GROUP_OPTIONS.filter(
+      (k) => (k !== "estimate_point" || lookups.points.length > 0) && offered(k) && !(multi && k === "state_id"),
+    ),
+  ];
+  const shownGroupBy = (key: GroupByKey | null) => (multi && key === "state_id" ? "state__group" : key);
   const orderOptions = ORDER_OPTIONS.filter(offered);
   const groupLabel = (k: string) =>
     k === "cycle_id" || k === "module_id" ? t(`cycleModule.groupBy.${k}`) : t(`workItems.groupBy.${k}`);
@@ -130,7 +139,7 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
           {layout !== "spreadsheet" && layout !== "calendar" && layout !== "gantt_chart" ? (
             <PickerRow
               label={t("workItems.display.groupBy")}
-              value={display.group_by ?? ""}
+              value={shownGroupBy(display.group_by) ?? ""}
               options={[
                 ...(layout === "kanban" ? [] : [{ value: "", label: t("workItems.groupBy.none") }]),
                 ...groupOptions.map((k) => ({ value: k, label: groupLabel(k) })),
@@ -141,10 +150,12 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
           {layout === "kanban" ? (
             <PickerRow
               label={t("workItems.display.subGroupBy")}
-              value={display.sub_group_by ?? ""}
+              value={shownGroupBy(display.sub_group_by) ?? ""}
               options={[
                 { value: "", label: t("workItems.groupBy.none") },
-                ...groupOptions.filter((k) => k !== display.group_by).map((k) => ({ value: k, label: groupLabel(k) })),
+                ...groupOptions
+                  .filter((k) => k !== shownGroupBy(display.group_by))
+                  .map((k) => ({ value: k, label: groupLabel(k) })),
               ]}
               onChange={(v) => set({ sub_group_by: (v || null) as GroupByKey | null })}
             />

@@ -11,6 +11,7 @@ import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar, Button, DateInput } from "../../components/ui";
 import { clearFilters, type StoredFilters, setFilter, toggleFilterValue } from "../../stores/work-item-view";
+import { ProjectLogo } from "../workspace/components/logos";
 import type { BoardScope } from "./board-scope";
 import { type Lookups, useWorkItemsContext } from "./context";
 import { CycleIcon, ModuleIcon, useCycleList, useCycleModuleFeatures, useModuleList } from "./cycle-module-pickers";
@@ -74,7 +75,29 @@ function useSections(lookups: Lookups, features: Features, scope: BoardScope): S
       ...(none ? [{ value: NONE_VALUE, label: none }] : []),
     ];
     const datePresets = DATE_PRESETS.map((value) => ({ value, label: t(`workItems.filters.preset.${value}`) }));
+    // A board of several projects: a Project section, and no State one (each project has its own
+    // states — the state groups filter across them). A label names its project there.
+    const multi = lookups.projects.length > 0;
+    const projectSection: Section[] = multi
+      ? [
+          {
+            key: "project",
+            title: t("workItems.props.project"),
+            kind: "multi",
+            options: lookups.projects.map((p) => ({
+              value: p.id,
+              label: p.name,
+              icon: <ProjectLogo name={p.name} logo={p.logo_props} size={16} />,
+            })),
+          },
+        ]
+      : [];
+    const labelText = (l: { name: string; project_id?: string }) => {
+      const project = multi && l.project_id ? lookups.projectById.get(l.project_id) : undefined;
+      return project ? `${l.name} · ${project.identifier}` : l.name;
+    };
     return [
+      ...projectSection,
       {
         key: "priority",
         title: t("workItems.props.priority"),
@@ -91,16 +114,20 @@ function useSections(lookups: Lookups, features: Features, scope: BoardScope): S
           icon: <StateIcon group={g} color={lookups.states.find((s) => s.group === g)?.color} />,
         })),
       },
-      {
-        key: "state",
-        title: t("workItems.props.state"),
-        kind: "multi",
-        options: lookups.states.map((s) => ({
-          value: s.id,
-          label: s.name,
-          icon: <StateIcon group={s.group} color={s.color} />,
-        })),
-      },
+      ...(multi
+        ? []
+        : [
+            {
+              key: "state",
+              title: t("workItems.props.state"),
+              kind: "multi",
+              options: lookups.states.map((s) => ({
+                value: s.id,
+                label: s.name,
+                icon: <StateIcon group={s.group} color={s.color} />,
+              })),
+            } satisfies Section,
+          ]),
       {
         key: "assignees",
         title: t("workItems.props.assignees"),
@@ -113,7 +140,7 @@ function useSections(lookups: Lookups, features: Features, scope: BoardScope): S
         title: t("workItems.props.labels"),
         kind: "multi",
         options: [
-          ...lookups.labels.map((l) => ({ value: l.id, label: l.name, icon: <LabelDot color={l.color} /> })),
+          ...lookups.labels.map((l) => ({ value: l.id, label: labelText(l), icon: <LabelDot color={l.color} /> })),
           { value: NONE_VALUE, label: t("workItems.groups.noLabels") },
         ],
       },
@@ -325,6 +352,7 @@ export function FilterChips({ filters }: { filters: StoredFilters }) {
       module: t("cycleModule.filters.module"),
       start_date: t("workItems.props.startDate"),
       target_date: t("workItems.props.dueDate"),
+      project: t("workItems.props.project"),
     })[key as string] ?? key;
 
   const valueLabel = (key: IssueFilterKey, value: string): { label: string; icon?: ReactNode; pending?: boolean } => {
@@ -333,6 +361,13 @@ export function FilterChips({ filters }: { filters: StoredFilters }) {
         return { label: names.priority(value), icon: <PriorityIcon priority={value} size={12} /> };
       case "state_group":
         return { label: names.stateGroup(value), icon: <StateIcon group={value} size={12} /> };
+      case "project": {
+        const p = lookups.projectById.get(value);
+        return {
+          label: p?.name ?? t("workItems.groups.unknown"),
+          icon: <ProjectLogo name={p?.name ?? "?"} logo={p?.logo_props} size={14} />,
+        };
+      }
       case "state": {
         const s = lookups.stateById.get(value);
         return {

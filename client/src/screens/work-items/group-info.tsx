@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar } from "../../components/ui";
 import type { Cycle } from "../../stores/cycles";
+import { ProjectLogo } from "../workspace/components/logos";
 import type { Lookups } from "./context";
 import { CycleIcon, ModuleIcon } from "./cycle-module-pickers";
 import { formatDate, LabelDot, PriorityIcon, StateIcon, useLabels } from "./properties";
@@ -88,6 +89,13 @@ export function useGroupInfo(): (groupBy: GroupByKey | null, key: string, lookup
         if (key === NONE_GROUP) return { name: t(`${CM}.noModule`), icon: <CircleSlash size={14} aria-hidden /> };
         const module = lookups.moduleById.get(key);
         return { name: module?.name ?? t(`${CM}.archivedModule`), icon: <ModuleIcon size={14} /> };
+      }
+      case "project_id": {
+        const project = lookups.projectById.get(key);
+        return {
+          name: project?.name ?? t("workItems.groups.unknown"),
+          icon: <ProjectLogo name={project?.name ?? "?"} logo={project?.logo_props} size={16} />,
+        };
       }
       default:
         return { name: key === NONE_GROUP ? t("workItems.groups.none") : key, icon: null };

@@ -25,14 +25,14 @@ import {
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type GroupByKey, KANBAN_DRAGGABLE_GROUP_KEYS, type OrderByKey } from "@tideline/shared";
+import { type GroupByKey, KANBAN_DRAGGABLE_GROUP_KEYS, NONE_GROUP, type OrderByKey } from "@tideline/shared";
 import clsx from "clsx";
 import { Ban, ChevronDown, ChevronRight, Plus } from "lucide-react";
 import { createContext, memo, useContext, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { moveWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
-import { useWorkItemsContext } from "./context";
+import { ItemProject, type Lookups, useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
 import { columnFirstCollision } from "./kanban-collision";
 import {
@@ -100,8 +100,20 @@ export function KanbanLayout({
   const isClosed = (from: CardData, col: string, lane: string) =>
     (col !== from.col && !groupTakesItems(groupBy, col, ctx.lookups)) ||
     (lane !== from.lane && lane !== NO_LANE && !groupTakesItems(subGroupBy, lane, ctx.lookups));
+  /** On a board of several projects: a state, label, cycle or module of another project than the card's. */
+  const isForeign = (from: CardData, col: string, lane: string) => {
+    const own = ctx.forProject?.(from.item.project_id).lookups;
+    if (!own) return false;
+    return (
+      (col !== from.col && !groupInProject(groupBy, col, own)) ||
+      (lane !== from.lane && lane !== NO_LANE && !groupInProject(subGroupBy, lane, own))
+    );
+  };
   const isBlocked = (from: CardData, col: string, lane: string) =>
-    (col !== from.col && !colAllowed) || (lane !== from.lane && !laneAllowed) || isClosed(from, col, lane);
+    (col !== from.col && !colAllowed) ||
+    (lane !== from.lane && !laneAllowed) ||
+    isClosed(from, col, lane) ||
+    isForeign(from, col, lane);
 
   const readTarget = (data: unknown): { col: string; lane: string; overId: string | null } | null => {
     const d = data as CardData | ColumnData | undefined;
@@ -143,8 +155,15 @@ export function KanbanLayout({
     const changesGroup = over.col !== from.col || over.lane !== from.lane;
     if (changesGroup && isBlocked(from, over.col, over.lane)) {
       const closed = isClosed(from, over.col, over.lane);
+      const foreign = !closed && isForeign(from, over.col, over.lane);
       toast.info(t("workItems.kanban.notAllowed"), {
-        description: t(closed ? "cycleModule.groups.closed" : "workItems.kanban.notAllowedHint"),
+        description: t(
+          closed
+            ? "cycleModule.groups.closed"
+            : foreign
+              ? "workItems.kanban.otherProject"
+              : "workItems.kanban.notAllowedHint",
+        ),
       });
       return;
     }
@@ -183,7 +202,7 @@ export function KanbanLayout({
       if (next !== item.sort_order || changesGroup) sortOrder = next;
     }
     if (!Object.keys(patch).length && sortOrder === undefined) return;
-    void moveWorkItem(ctx.slug, ctx.projectId, item.id, { sortOrder, patch });
+    void moveWorkItem(ctx.slug, item.project_id, item.id, { sortOrder, patch });
   };
 
   const lanes: { key: string }[] = groups[0]?.subGroups?.map((s) => ({ key: s.key })) ?? [];
@@ -304,7 +323,9 @@ export function KanbanLayout({
       <DragOverlay dropAnimation={null}>
         {active ? (
           <div className="wi-card wi-card-overlay">
-            <CardBody item={active.item} />
+            <ItemProject projectId={active.item.project_id}>
+              <CardBody item={active.item} />
+            </ItemProject>
           </div>
         ) : null}
       </DragOverlay>
@@ -459,7 +480,16 @@ function CappedCell({ col, lane, items }: { col: string; lane: string; items: Wo
 
 const cardId = (lane: string, col: string, id: string) => `${lane}|${col}|${id}`;
 
+/** A card, in the context of its own project (on a board of several projects). */
 const Card = memo(function Card({ item, col, lane }: { item: WorkItem; col: string; lane: string }) {
+  return (
+    <ItemProject projectId={item.project_id}>
+      <ProjectCard item={item} col={col} lane={lane} />
+    </ItemProject>
+  );
+});
+
+function ProjectCard({ item, col, lane }: { item: WorkItem; col: string; lane: string }) {
   const ctx = useWorkItemsContext();
   const { target } = useContext(DropContext);
   const temp = item.id.startsWith("temp-");
@@ -501,7 +531,7 @@ const Card = memo(function Card({ item, col, lane }: { item: WorkItem; col: stri
       <CardBody item={item} />
     </div>
   );
-});
+}
 
 function CardBody({ item }: { item: WorkItem }) {
   const ctx = useWorkItemsContext();
@@ -516,4 +546,26 @@ function CardBody({ item }: { item: WorkItem }) {
       <ItemProperties item={item} />
     </>
   );
+}
+
+/**
+ * Does a group's value exist in the item's own project? States, labels, estimate points, cycles
+ * and modules belong to one project; priorities, people and None groups fit every project.
+ */
+function groupInProject(key: GroupByKey | null, groupKey: string, own: Lookups): boolean {
+  if (!key || groupKey === NONE_GROUP) return true;
+  switch (key) {
+    case "state_id":
+      return own.stateById.has(groupKey);
+    case "labels__id":
+      return own.labelById.has(groupKey);
+    case "estimate_point":
+      return own.pointById.has(groupKey);
+    case "cycle_id":
+      return own.cycleById.has(groupKey);
+    case "module_id":
+      return own.moduleById.has(groupKey);
+    default:
+      return true;
+  }
 }

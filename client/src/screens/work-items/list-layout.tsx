@@ -13,7 +13,7 @@ import { type MouseEvent, memo, useEffect, useMemo, useRef, useState } from "rea
 import { useTranslation } from "react-i18next";
 import { useIsNarrow } from "../../lib/use-media";
 import type { WorkItem } from "../../stores/work-items";
-import { useSelection, useWorkItemsContext } from "./context";
+import { ItemProject, useSelection, useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
 import { type Group, groupCount, groupTakesItems, prefillFor } from "./pipeline";
 import { ItemProperties } from "./properties";
@@ -167,17 +167,18 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
             );
           }
           return (
-            <ListRow
-              key={row.id}
-              item={row.item}
-              top={v.start}
-              index={narrow ? v.index : undefined}
-              measure={narrow ? virtualizer.measureElement : undefined}
-              selected={selection.selected.has(row.item.id)}
-              selecting={selection.selected.size > 0}
-              active={ctx.peekId === row.item.id}
-              order={order}
-            />
+            <ItemProject key={row.id} projectId={row.item.project_id}>
+              <ListRow
+                item={row.item}
+                top={v.start}
+                index={narrow ? v.index : undefined}
+                measure={narrow ? virtualizer.measureElement : undefined}
+                selected={selection.selected.has(row.item.id)}
+                selecting={selection.selected.size > 0}
+                active={ctx.peekId === row.item.id}
+                order={order}
+              />
+            </ItemProject>
           );
         })}
       </div>
@@ -231,7 +232,7 @@ const ListRow = memo(function ListRow({
           : { transform: `translateY(${top}px)`, height: HEIGHT.item }
       }
     >
-      {ctx.canEdit ? (
+      {ctx.canEdit && !ctx.noSelection ? (
         <label className={clsx("wi-check", (selecting || selected) && "wi-check-visible")}>
           <input
             type="checkbox"
@@ -250,7 +251,7 @@ const ListRow = memo(function ListRow({
         onClick={(event) => {
           if (temp) return;
           if (event.shiftKey || event.metaKey || event.ctrlKey) {
-            if (ctx.canEdit) selection.toggle(item.id, event.shiftKey ? { order } : undefined);
+            if (ctx.canEdit && !ctx.noSelection) selection.toggle(item.id, event.shiftKey ? { order } : undefined);
             return;
           }
           ctx.openPeek(item.id);

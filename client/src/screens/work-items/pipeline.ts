@@ -61,6 +61,8 @@ export type PipelineContext = {
    */
   cycles?: readonly PipelineNamed[];
   modules?: readonly PipelineNamed[];
+  /** The projects of a board of several projects (their groups, by name); absent on a project's board. */
+  projects?: readonly PipelineNamed[];
   /** Today as yyyy-MM-dd (relative date filters). */
   today: string;
 };
@@ -70,6 +72,8 @@ export type PipelineOptions = {
   scope: DisplayScope;
   search?: string;
   projectIdentifier?: string;
+  /** On a board of several projects: each item's project identifier (so "WEB-12" finds only WEB's 12). */
+  identifierOf?: (projectId: string) => string | undefined;
   groupBy: GroupByKey | null;
   subGroupBy: GroupByKey | null;
   orderBy: OrderByKey;
@@ -95,7 +99,7 @@ export function groupCount<T>(group: Group<T>): number {
 /** Live items that pass the filters, the display scope and the search. */
 export function filterItems<T extends PipelineItem>(
   items: Iterable<T>,
-  options: Pick<PipelineOptions, "filters" | "scope" | "search" | "projectIdentifier">,
+  options: Pick<PipelineOptions, "filters" | "scope" | "search" | "projectIdentifier" | "identifierOf">,
   today: string,
 ): T[] {
   const out: T[] = [];
@@ -104,7 +108,8 @@ export function filterItems<T extends PipelineItem>(
     if (item.archived_at || item.is_draft) continue;
     if (!matchesFilters(item, options.filters, today)) continue;
     if (!matchesDisplayScope(item, options.scope)) continue;
-    if (search && !matchesSearch(item, search, options.projectIdentifier)) continue;
+    if (search && !matchesSearch(item, search, options.identifierOf?.(item.project_id) ?? options.projectIdentifier))
+      continue;
     out.push(item);
   }
   return out;
@@ -260,6 +265,8 @@ export function knownGroupKeys(key: GroupByKey, ctx: PipelineContext): string[] 
       return [...byName(ctx.cycles), NONE_GROUP];
     case "module_id":
       return [...byName(ctx.modules), NONE_GROUP];
+    case "project_id":
+      return byName(ctx.projects);
     case "target_date":
     case "start_date":
       return [NONE_GROUP];

@@ -11,7 +11,8 @@ import { PanelRightOpen } from "lucide-react";
 import { type KeyboardEvent, type MouseEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { updateWorkItem, type WorkItem } from "../../stores/work-items";
-import { useSelection, useWorkItemsContext } from "./context";
+import { ProjectLogo } from "../workspace/components/logos";
+import { ItemProject, useSelection, useWorkItemsContext } from "./context";
 import { CyclePicker, ModulePicker, useCycleModuleFeatures } from "./cycle-module-pickers";
 import {
   AssigneesPicker,
@@ -39,12 +40,15 @@ type ColumnKey =
   | "updated_on"
   | "sub_issue_count"
   | "attachment_count"
-  | "link";
+  | "link"
+  | "project";
 
 type Column = { key: ColumnKey; prop: DisplayProperty | null; width: number; editable: boolean };
 
 const ALL_COLUMNS: Column[] = [
   { key: "name", prop: null, width: 420, editable: true },
+  // Only on a board of several projects.
+  { key: "project", prop: null, width: 170, editable: false },
   { key: "state", prop: "state", width: 160, editable: true },
   { key: "priority", prop: "priority", width: 130, editable: true },
   { key: "assignee", prop: "assignee", width: 170, editable: true },
@@ -78,8 +82,9 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
   const features = useCycleModuleFeatures(ctx.slug, ctx.projectId);
   const columns = useMemo(
     () =>
-      ALL_COLUMNS.filter(
-        (c) =>
+      ALL_COLUMNS.filter((c) => {
+        if (c.key === "project") return ctx.lookups.projects.length > 0;
+        return (
           !c.prop ||
           (ctx.props[c.prop] &&
             (c.key !== "estimate" || ctx.lookups.points.length > 0) &&
@@ -87,9 +92,10 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
             (c.key !== "cycle" || features.cycles) &&
             (c.key !== "modules" || features.modules) &&
             // A cycle's board: every row is in that cycle, so its column says nothing.
-            !scopeHidesProperty(ctx.scope, c.prop)),
-      ),
-    [ctx.props, ctx.lookups.points.length, features.cycles, features.modules, ctx.scope],
+            !scopeHidesProperty(ctx.scope, c.prop))
+        );
+      }),
+    [ctx.props, ctx.lookups.points.length, ctx.lookups.projects.length, features.cycles, features.modules, ctx.scope],
   );
   const width = columns.reduce((sum, c) => sum + c.width, 0) + 40;
   const order = useMemo(() => items.map((i) => i.id), [items]);
@@ -170,7 +176,7 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
         const item = items[active.row];
         if (item) ctx.openPeek(item.id);
       }
-    } else if (event.key === " " && ctx.canEdit) {
+    } else if (event.key === " " && ctx.canEdit && !ctx.noSelection) {
       const item = items[active.row];
       if (item && target.dataset.cell) {
         event.preventDefault();
@@ -219,7 +225,7 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
         <div className="wi-sheet-head" role="row" aria-rowindex={1} tabIndex={-1}>
           {/* biome-ignore lint/a11y/useSemanticElements: virtualised grid (see above) */}
           <div className="wi-sheet-check wi-sheet-sticky" role="columnheader" tabIndex={-1}>
-            {ctx.canEdit ? (
+            {ctx.canEdit && !ctx.noSelection ? (
               <input
                 type="checkbox"
                 checked={allSelected}
@@ -248,21 +254,22 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
             const item = items[v.index];
             if (!item) return null;
             return (
-              <SheetRow
-                key={v.key}
-                item={item}
-                rowIndex={v.index}
-                top={v.start}
-                columns={columns}
-                activeCol={active?.row === v.index ? active.col : -1}
-                editing={editing && active?.row === v.index}
-                selected={selection.selected.has(item.id)}
-                peek={ctx.peekId === item.id}
-                order={order}
-                onActivate={onActivate}
-                onEdit={onEdit}
-                onStopEditing={onStopEditing}
-              />
+              <ItemProject key={v.key} projectId={item.project_id}>
+                <SheetRow
+                  item={item}
+                  rowIndex={v.index}
+                  top={v.start}
+                  columns={columns}
+                  activeCol={active?.row === v.index ? active.col : -1}
+                  editing={editing && active?.row === v.index}
+                  selected={selection.selected.has(item.id)}
+                  peek={ctx.peekId === item.id}
+                  order={order}
+                  onActivate={onActivate}
+                  onEdit={onEdit}
+                  onStopEditing={onStopEditing}
+                />
+              </ItemProject>
             );
           })}
         </div>
@@ -314,7 +321,7 @@ const SheetRow = memo(function SheetRow({
     >
       {/* biome-ignore lint/a11y/useSemanticElements: virtualised grid (see above) */}
       <div className="wi-sheet-check wi-sheet-sticky" role="gridcell" tabIndex={-1}>
-        {ctx.canEdit ? (
+        {ctx.canEdit && !ctx.noSelection ? (
           <input
             type="checkbox"
             checked={selected}
@@ -409,6 +416,14 @@ function SheetCell({
           </button>
         </>
       );
+      break;
+    case "project":
+      content = ctx.project ? (
+        <span className="wi-sheet-project">
+          <ProjectLogo name={ctx.project.name} logo={ctx.project.logo_props} size={16} />
+          <span className="wi-sheet-project-name">{ctx.project.name}</span>
+        </span>
+      ) : null;
       break;
     case "state":
       content = <StatePicker {...picker} value={item.state_id} onChange={(state_id) => save({ state_id })} />;

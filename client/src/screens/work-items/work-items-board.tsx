@@ -7,33 +7,9 @@
  * server. Each scope has its own view settings (stores/work-item-view, by view key). The peek
  * opens with ?peekId=. A cycle or module board can show a details panel at its right.
  */
-import {
-  calendarDate,
-  type DisplayFilters,
-  hasActiveFilters,
-  type IssueLayout,
-  parseIssueFilters,
-  ROLE,
-} from "@tideline/shared";
+import { calendarDate, type DisplayFilters, hasActiveFilters, parseIssueFilters, ROLE } from "@tideline/shared";
 import clsx from "clsx";
-import {
-  CalendarDays,
-  Columns3,
-  FolderKanban,
-  GanttChart,
-  LayoutList,
-  ListFilter,
-  Lock,
-  PanelRight,
-  Plus,
-  Search,
-  SearchX,
-  Settings,
-  Sheet,
-  SlidersHorizontal,
-  SquareStack,
-  X,
-} from "lucide-react";
+import { FolderKanban, PanelRight, Plus, Search, Settings, X } from "lucide-react";
 import {
   type ComponentType,
   lazy,
@@ -48,7 +24,6 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
-import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
 import { useIsNarrow } from "../../lib/use-media";
@@ -82,8 +57,17 @@ import { SaveAsViewButton } from "../views/save-as-view";
 import { JoinProjectState } from "../workspace/components/join-project-state";
 import { ProjectLogo } from "../workspace/components/logos";
 import { PageHeader } from "../workspace/components/page-header";
-import { Skeleton, SkeletonRows } from "../workspace/components/skeleton";
+import { Skeleton } from "../workspace/components/skeleton";
 import { useCurrentWorkspace } from "../workspace/use-workspace";
+import {
+  BoardBody,
+  type BoardBodyProps,
+  boardLayoutOf,
+  filteredNow,
+  LayoutSwitcher,
+  LockedMenus,
+  useBoardSelection,
+} from "./board-parts";
 import {
   type BoardScope,
   itemsInScope,
@@ -93,25 +77,19 @@ import {
   withScopeDefaults,
 } from "./board-scope";
 import { BulkBar } from "./bulk-bar";
-import { CalendarLayout, CalendarSkeleton } from "./calendar-layout";
 import {
   buildLookups,
   cachedTranslate,
   pipelineContext,
   SelectionContext,
-  type SelectionValue,
   WorkItemsContext,
   type WorkItemsContextValue,
 } from "./context";
 import { CreateWorkItemModal } from "./create-work-item-modal";
 import { DisplayMenu } from "./display-menu";
 import { FilterChips, FiltersMenu } from "./filters";
-import { KanbanLayout } from "./kanban-layout";
-import { ListLayout } from "./list-layout";
 import { LiveIndicator } from "./live-indicator";
 import { buildGroups, pageToGroups } from "./pipeline";
-import { SpreadsheetLayout } from "./spreadsheet-layout";
-import { TimelineLayout, TimelineSkeleton } from "./timeline-layout";
 import "./work-items.css";
 import "./work-items-board.css";
 
@@ -156,15 +134,6 @@ type PeekProps = { workspaceSlug: string; projectId: string; workItemId: string;
 const peekModules = import.meta.glob<{ WorkItemPeek: ComponentType<PeekProps> }>("../work-item/peek.tsx");
 const peekLoader = peekModules["../work-item/peek.tsx"];
 const WorkItemPeek = peekLoader ? lazy(() => peekLoader().then((m) => ({ default: m.WorkItemPeek }))) : null;
-
-// labelKey: a layout whose name lives with its own strings (default workItems.layouts.<layout>).
-const LAYOUTS: { layout: IssueLayout; icon: typeof LayoutList; labelKey?: string }[] = [
-  { layout: "list", icon: LayoutList },
-  { layout: "kanban", icon: Columns3 },
-  { layout: "spreadsheet", icon: Sheet },
-  { layout: "calendar", icon: CalendarDays, labelKey: "calendar.layout" },
-  { layout: "gantt_chart", icon: GanttChart, labelKey: "timeline.layout" },
-];
 
 export function WorkItemsBoard({
   scope,
@@ -287,52 +256,7 @@ export function WorkItemsBoard({
   );
 
   // ───── selection ─────
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const anchor = useRef<string | null>(null);
-  const selection = useMemo<SelectionValue>(
-    () => ({
-      selected,
-      toggle: (id, range) => {
-        setSelected((current) => {
-          const next = new Set(current);
-          if (range && anchor.current && anchor.current !== id) {
-            const a = range.order.indexOf(anchor.current);
-            const b = range.order.indexOf(id);
-            if (a >= 0 && b >= 0) {
-              for (const x of range.order.slice(Math.min(a, b), Math.max(a, b) + 1)) next.add(x);
-              return next;
-            }
-          }
-          if (next.has(id)) next.delete(id);
-          else next.add(id);
-          return next;
-        });
-        anchor.current = id;
-      },
-      setAll: (ids, on) =>
-        setSelected((current) => {
-          const next = new Set(current);
-          for (const id of ids) {
-            if (on) next.add(id);
-            else next.delete(id);
-          }
-          return next;
-        }),
-      clear: () => {
-        setSelected(new Set());
-        anchor.current = null;
-      },
-    }),
-    [selected],
-  );
-  // A new project or scope starts with nothing selected; deleted items leave the selection.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on board change only
-  useEffect(() => setSelected(new Set()), [viewKey]);
-  useEffect(() => {
-    if (!selected.size) return;
-    const alive = new Set(items.filter((i) => !i.archived_at).map((i) => i.id));
-    if ([...selected].some((id) => !alive.has(id))) setSelected(new Set([...selected].filter((id) => alive.has(id))));
-  }, [items, selected]);
+  const { selection, selected, clearSelection } = useBoardSelection(items, viewKey);
 
   // ───── actions ─────
   const openPeek = useCallback(
@@ -420,22 +344,16 @@ export function WorkItemsBoard({
         event.preventDefault();
         openCreate(undefined);
       } else if (event.key === "Escape" && selected.size) {
-        setSelected(new Set());
+        clearSelection();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [canAdd, openCreate, selected.size]);
+  }, [canAdd, openCreate, selected.size, clearSelection]);
 
   // ───── the pipeline ─────
   const filters = useMemo(() => parseIssueFilters(viewFilters as Record<string, unknown>).filters, [viewFilters]);
-  const layout =
-    display.layout === "kanban" ||
-    display.layout === "spreadsheet" ||
-    display.layout === "calendar" ||
-    display.layout === "gantt_chart"
-      ? display.layout
-      : "list";
+  const layout = boardLayoutOf(display);
   // The calendar places items by date: it needs them filtered and ordered, not grouped.
   const groupBy =
     layout === "spreadsheet" || layout === "calendar" || layout === "gantt_chart" ? null : display.group_by;
@@ -566,22 +484,11 @@ export function WorkItemsBoard({
                 onChange={(e) => setSearch(e.target.value)}
               />
             </div>
-            <fieldset className="wi-layouts" aria-label={t("workItems.layouts.label")}>
-              {LAYOUTS.map(({ layout: l, icon: Icon, labelKey }) => (
-                <button
-                  key={l}
-                  type="button"
-                  className={clsx("wi-layout-btn", layout === l && "is-on")}
-                  aria-pressed={layout === l}
-                  aria-label={t(labelKey ?? `workItems.layouts.${l}`)}
-                  title={lockedReason ?? t(labelKey ?? `workItems.layouts.${l}`)}
-                  disabled={Boolean(lockedReason) && layout !== l}
-                  onClick={() => !lockedReason && setDisplayFilters(slug, viewKey, { layout: l })}
-                >
-                  <Icon size={15} aria-hidden />
-                </button>
-              ))}
-            </fieldset>
+            <LayoutSwitcher
+              layout={layout}
+              lockedReason={lockedReason}
+              onChange={(l) => setDisplayFilters(slug, viewKey, { layout: l })}
+            />
             {lockedReason ? (
               <LockedMenus reason={lockedReason} />
             ) : (
@@ -716,105 +623,34 @@ export function WorkItemsBoard({
     <FilterChips filters={viewFilters} />
   );
 
-  let body: React.ReactNode;
-  if (loadFailed && !ready) {
-    body = (
-      <EmptyState
-        icon={FolderKanban}
-        title={t("workItems.loadFailed")}
-        action={
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setLoadFailed(false);
-              loadProjectMeta(slug, projectId, true).catch(() => setLoadFailed(true));
-              loadProjectWorkItems(slug, projectId, { force: true }).catch(() => setLoadFailed(true));
-            }}
-          >
-            {t("workItems.retry")}
-          </Button>
-        }
-      />
-    );
-  } else if (!ready || !project) {
-    body =
-      layout === "calendar" ? (
-        <CalendarSkeleton />
-      ) : layout === "gantt_chart" ? (
-        <TimelineSkeleton />
-      ) : (
-        <BoardSkeleton layout={layout} />
-      );
-  } else if (liveCount === 0 && empty) {
-    body = (
-      <EmptyState
-        icon={SquareStack}
-        title={empty.title}
-        description={empty.description}
-        action={
-          // Without an action of its own, the scope's empty state offers the board's Add.
-          empty.action ??
-          (canAdd ? (
-            <Button onClick={() => openCreate(undefined)}>
-              <Plus size={14} aria-hidden />
-              {addLabel ?? t("workItems.add")}
-            </Button>
-          ) : undefined)
-        }
-      />
-    );
-  } else if (liveCount === 0) {
-    body = (
-      <EmptyState
-        icon={SquareStack}
-        title={t("workItems.empty.title")}
-        description={canAdd ? t("workItems.empty.description") : t("workItems.empty.descriptionGuest")}
-        action={
-          canAdd ? (
-            <Button onClick={() => openCreate(undefined)}>
-              <Plus size={14} aria-hidden />
-              {t("workItems.add")}
-            </Button>
-          ) : null
-        }
-      />
-    );
-  } else if (shown.total === 0 && filtered && layout !== "kanban") {
-    body = (
-      <EmptyState
-        icon={SearchX}
-        title={t("workItems.noResults.title")}
-        description={t("workItems.noResults.description")}
-        action={
-          <Button
-            variant="secondary"
-            onClick={() => {
-              clearFilters(slug, viewKey);
-              setSearch("");
-              if (display.type !== null || !display.sub_issue)
-                setDisplayFilters(slug, viewKey, { type: null, sub_issue: true });
-            }}
-          >
-            <X size={14} aria-hidden />
-            {t("workItems.noResults.clear")}
-          </Button>
-        }
-      />
-    );
-  } else if (layout === "kanban") {
-    body = <KanbanLayout groups={shown.groups} groupBy={groupBy} subGroupBy={subGroupBy} orderBy={display.order_by} />;
-  } else if (layout === "calendar") {
-    // The server's first page (50 items) would leave most days wrongly empty: wait for the cache.
-    body = localReady ? <CalendarLayout items={shown.items} display={display} /> : <CalendarSkeleton />;
-  } else if (layout === "gantt_chart") {
-    // Like the calendar: the first page alone would list most items as undated. Wait for the cache.
-    body = localReady ? <TimelineLayout items={shown.items} /> : <TimelineSkeleton />;
-  } else if (layout === "spreadsheet") {
-    body = <SpreadsheetLayout items={shown.items} />;
-  } else {
-    body = <ListLayout groups={shown.groups} groupBy={groupBy} />;
-  }
-
+  const bodyBase: BoardBodyProps = {
+    layout,
+    ready,
+    localReady,
+    loadFailed,
+    onRetry: () => {
+      setLoadFailed(false);
+      loadProjectMeta(slug, projectId, true).catch(() => setLoadFailed(true));
+      loadProjectWorkItems(slug, projectId, { force: true }).catch(() => setLoadFailed(true));
+    },
+    shown,
+    groupBy,
+    subGroupBy,
+    display,
+    liveCount,
+    filtered,
+    empty,
+    canAdd,
+    onAdd: () => openCreate(undefined),
+    addLabel,
+    onClearFilters: () => {
+      clearFilters(slug, viewKey);
+      setSearch("");
+      if (display.type !== null || !display.sub_issue)
+        setDisplayFilters(slug, viewKey, { type: null, sub_issue: true });
+    },
+  };
+  const body = !project ? <BoardBody {...bodyBase} ready={false} /> : <BoardBody {...bodyBase} />;
   return (
     <WorkItemsContext.Provider value={ctxValue}>
       <SelectionContext.Provider value={selection}>
@@ -888,75 +724,6 @@ export function WorkItemsBoard({
         ) : null}
       </SelectionContext.Provider>
     </WorkItemsContext.Provider>
-  );
-}
-
-/** A locked view's Filters and Display: shown where the menus are, saying why they don't open. */
-function LockedMenus({ reason }: { reason: string }) {
-  const { t } = useTranslation();
-  return (
-    <>
-      {[
-        { icon: ListFilter, label: t("workItems.filters.button") },
-        { icon: SlidersHorizontal, label: t("workItems.display.button") },
-      ].map(({ icon: Icon, label }) => (
-        <Button
-          key={label}
-          variant="secondary"
-          size="sm"
-          className="wib-locked-menu"
-          aria-disabled="true"
-          aria-label={`${label}: ${reason}`}
-          title={reason}
-          onClick={() => toast(reason)}
-        >
-          <Icon size={14} aria-hidden />
-          <span className="wi-btn-text">{label}</span>
-          <Lock size={12} aria-hidden />
-        </Button>
-      ))}
-    </>
-  );
-}
-
-/** Placeholders the shape of the layout, so nothing jumps when the items arrive. */
-function BoardSkeleton({ layout }: { layout: "list" | "kanban" | "spreadsheet" }) {
-  if (layout === "kanban") {
-    return (
-      <div className="wi-board" aria-busy>
-        {[0, 1, 2, 3].map((col) => (
-          <div key={col} className="wi-column">
-            <div className="wi-column-head">
-              <Skeleton width={90} />
-            </div>
-            <div className="wi-column-body">
-              {[0, 1, 2].slice(0, 3 - (col % 2)).map((card) => (
-                <div key={card} className="wi-card wi-card-skeleton">
-                  <Skeleton width={50} height={10} />
-                  <Skeleton width="80%" />
-                  <Skeleton width="45%" height={18} />
-                </div>
-              ))}
-            </div>
-          </div>
-        ))}
-      </div>
-    );
-  }
-  return (
-    <div className="wi-list-skeleton">
-      <SkeletonRows count={12} height={36} />
-    </div>
-  );
-}
-
-/** Do the filters, search or display scope narrow the list? */
-function filteredNow(filters: StoredFilters, search: string, display: DisplayFilters): boolean {
-  return (
-    Object.values(filters).some((v) => (v?.length ?? 0) > 0) ||
-    Boolean(search.trim()) ||
-    display.type !== null ||
-    !display.sub_issue
   );
 }
 

@@ -1,12 +1,14 @@
 /**
- * Create a workspace view from the current filters and order, or rename one. An empty name is
+ * Create a workspace view from the board's current settings (filters, layout, grouping, order,
+ * properties), or rename one. An empty name is
  * allowed (the server stores "", and the product shows "Untitled", product-domain §6).
  */
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Button, Modal, ModalFooter, TextArea, TextInput } from "../../components/ui";
-import type { StoredFilters } from "../../stores/work-item-view";
 import { createWorkspaceView, updateWorkspaceView, type WorkspaceView } from "../../stores/workspace-views";
+import type { ViewSettings } from "../views/view-logic";
+import { settingsBody } from "../views/view-logic";
 
 type Props = {
   open: boolean;
@@ -15,12 +17,11 @@ type Props = {
   /** Editing this view; creating when absent. */
   view?: WorkspaceView;
   /** What a new view saves. */
-  filters: StoredFilters;
-  orderBy: string;
+  settings: ViewSettings;
   onCreated?: (view: WorkspaceView) => void;
 };
 
-export function ViewModal({ open, onOpenChange, slug, view, filters, orderBy, onCreated }: Props) {
+export function ViewModal({ open, onOpenChange, slug, view, settings, onCreated }: Props) {
   const { t } = useTranslation();
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
@@ -48,8 +49,7 @@ export function ViewModal({ open, onOpenChange, slug, view, filters, orderBy, on
     const created = await createWorkspaceView(slug, {
       name: name.trim(),
       description: description.trim(),
-      filters,
-      display_filters: { order_by: orderBy },
+      ...settingsBody(settings),
       access: isPrivate ? 0 : 1,
     });
     setBusy(false);

@@ -1,10 +1,13 @@
 /**
  * Workspace views (product-domain §2: "Workspace menu: views at /workspace-views/all-issues/"):
  * `/:ws/workspace-views/:viewId/` where viewId is a built-in view (all-issues, assigned, created,
- * subscribed) or a saved view's id. A tab strip of the built-ins and the saved views, the work
- * items of every project the caller is in as a spreadsheet (default order -created_at), filters
- * and order, "Save as view" for the current filters, and the saved view's rename, lock,
- * visibility and delete. A row opens the item's peek (?peekId=…&peekProject=…).
+ * subscribed) or a saved view's id. A tab strip of the built-ins and the saved views, and the
+ * board of every project the caller is in (screens/work-items/multi-project-board: list, kanban,
+ * spreadsheet — the default —, calendar and timeline, filters, grouping, display properties).
+ * A built-in view's settings are the caller's own, saved per view
+ * (workspace-views/{view}/user-properties/); a saved view's board starts from the view and its
+ * changes stay on screen until "Update view" (or "Save as view" for someone else's view). A
+ * locked view keeps its settings. A row opens the item's peek (?peekId=…&peekProject=…).
  */
 import { ROLE } from "@tideline/shared";
 import clsx from "clsx";
@@ -18,76 +21,75 @@ import {
   MoreHorizontal,
   Pencil,
   Plus,
+  RotateCcw,
   Save,
-  SearchX,
   Trash2,
-  X,
 } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, NavLink, useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, NavLink, useNavigate, useParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
-import { fetchWorkspaceMembers, members, type WorkspaceMember } from "../../stores/members";
-import { fetchProjects, type Project, projects } from "../../stores/projects";
+import { watchWorkspaceLive } from "../../stores/live-workspace";
 import { session } from "../../stores/session";
-import type { WorkItem } from "../../stores/work-items";
+import { seedLocalView, workItemView, workspaceViewKey } from "../../stores/work-item-view";
 import {
   BUILT_IN_VIEWS,
-  builtInKey,
-  DEFAULT_WORKSPACE_ORDER,
+  builtInFilters,
   deleteWorkspaceView,
   fetchWorkspaceView,
   isBuiltInView,
-  listQuery,
   loadWorkspaceViews,
-  sameFilters,
-  setViewDraft,
   setWorkspaceViewAccess,
   setWorkspaceViewLocked,
   updateWorkspaceView,
-  type ViewDraft,
   type WorkspaceView,
   workspaceViews,
 } from "../../stores/workspace-views";
+import { isViewDirty, type ViewSettings } from "../views/view-logic";
+import { useMemberWorkScope } from "../work-items/member-work-scope";
+import { MultiProjectBoard } from "../work-items/multi-project-board";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { Menu, MenuItem, MenuSeparator } from "../workspace/components/menu";
 import { PageHeader } from "../workspace/components/page-header";
 import { Skeleton } from "../workspace/components/skeleton";
 import { useCurrentWorkspace } from "../workspace/use-workspace";
-import { IssuesSheet } from "./issues-sheet";
-import { useWorkspaceIssues } from "./use-workspace-issues";
-import { FilterChips, FiltersButton, OrderButton } from "./view-filters";
 import { ViewModal } from "./view-modal";
 import "./workspace-views.css";
 
-const WorkItemPeek = lazy(() => import("../work-item/peek").then((m) => ({ default: m.WorkItemPeek })));
+/** What a new view starts with when made from nothing ("New view"): the workspace defaults. */
+const NEW_VIEW_SETTINGS: ViewSettings = {
+  filters: {},
+  display_filters: { layout: "spreadsheet", order_by: "-created_at" },
+  display_properties: {},
+};
 
 export function WorkspaceViewsScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { slug, role } = useCurrentWorkspace();
+  const { slug, role, workspace } = useCurrentWorkspace();
   const { viewId = "all-issues" } = useParams();
-  const [searchParams, setSearchParams] = useSearchParams();
   const me = useSnapshot(session).user;
   const viewsSnap = useSnapshot(workspaceViews);
+  const viewSnap = useSnapshot(workItemView);
   const viewList = viewsSnap.bySlug[slug];
-  const projectList = (useSnapshot(projects).bySlug[slug] ?? []) as Project[];
-  const people = (useSnapshot(members).bySlug[slug] ?? []) as WorkspaceMember[];
-  // Only projects the user is in have items here (membership decides, views README).
-  const memberProjects = useMemo(() => projectList.filter((p) => p.is_member), [projectList]);
   const builtIn = isBuiltInView(viewId) ? viewId : null;
   const canCreate = (role ?? 0) >= ROLE.member;
 
   useEffect(() => {
     void loadWorkspaceViews(slug).catch(() => undefined);
-    if (!projects.bySlug[slug]) void fetchProjects(slug).catch(() => undefined);
-    if (!members.bySlug[slug]) void fetchWorkspaceMembers(slug).catch(() => undefined);
   }, [slug]);
 
-  // Workspace views' events reach no client (no workspace channel, views README): refetch the
-  // list when the window regains focus, so views others created, changed or deleted show up.
+  // Others' view changes arrive on the workspace channel (stores/live-workspace.ts), which also
+  // reloads the list after a reconnection. One change is not announced to others: a public view
+  // turned private reaches its owner only, so the list is still reloaded when the window
+  // regains focus, and such a view leaves the other members' tabs then.
+  const workspaceId = workspace?.id;
+  useEffect(() => {
+    if (!workspaceId) return;
+    return watchWorkspaceLive(slug, workspaceId);
+  }, [slug, workspaceId]);
   useEffect(() => {
     let last = Date.now();
     const revalidate = () => {
@@ -117,104 +119,101 @@ export function WorkspaceViewsScreen() {
   const saved = listed ?? (fetched?.id === viewId ? fetched.view : null);
   const missing = !builtIn && !listed && fetched?.id === viewId && !fetched.view;
 
-  const base = useMemo<ViewDraft | null>(() => {
-    if (builtIn) return { filters: {}, orderBy: DEFAULT_WORKSPACE_ORDER };
-    if (!saved) return null;
-    return { filters: saved.filters ?? {}, orderBy: saved.display_filters?.order_by || DEFAULT_WORKSPACE_ORDER };
-  }, [builtIn, saved]);
-  const draftSnap = viewsSnap.drafts[`${slug}/${viewId}`] as ViewDraft | undefined;
+  // The board's settings: a built-in view's are the caller's own (saved as they change); a saved
+  // view's board is a working copy of the view.
+  const viewKey = builtIn ? workspaceViewKey(slug, builtIn) : workspaceViewKey(slug, `views/${viewId}`);
+  const seeded = useRef<{ key: string; saved: WorkspaceView } | null>(null);
+  const [seededKey, setSeededKey] = useState<string | null>(null);
+  // Seeded on first sight; later, when the saved view changes (here or by someone else), the board
+  // follows it unless it holds changes of its own.
+  useLayoutEffect(() => {
+    if (!saved) return;
+    const previous = seeded.current;
+    const working = workItemView.byKey[viewKey];
+    const fresh = previous?.key !== viewKey || !working;
+    if (fresh || (previous && previous.saved.updated_at !== saved.updated_at && !isViewDirty(previous.saved, working)))
+      seedLocalView(viewKey, saved);
+    seeded.current = { key: viewKey, saved };
+    setSeededKey(viewKey);
+  }, [saved, viewKey]);
+
+  const scope = useMemberWorkScope(slug, builtIn && builtIn !== "all-issues" ? builtIn : "all", me?.id ?? null);
+  const working = viewSnap.byKey[viewKey] as ViewSettings | undefined;
+  const dirty = Boolean(saved && working && seededKey === viewKey && isViewDirty(saved, working));
   const locked = Boolean(saved?.is_locked);
-  // A locked view shows exactly what it saved (a draft made before it was locked waits for the unlock).
-  const current = locked ? base : (draftSnap ?? base);
-  const dirty = Boolean(
-    base && current && (!sameFilters(current.filters, base.filters) || current.orderBy !== base.orderBy),
-  );
   const canManage = Boolean(saved && me && (saved.owned_by === me.id || (role ?? 0) >= ROLE.admin));
-
-  const query = useMemo(
-    () =>
-      current && me ? listQuery({ filters: current.filters, builtIn, meId: me.id, orderBy: current.orderBy }) : null,
-    [current, me, builtIn],
-  );
-  const issues = useWorkspaceIssues(slug, query);
-
-  const setDraft = useCallback(
-    (change: Partial<ViewDraft>) => {
-      if (!current) return;
-      const next = { ...current, ...change };
-      // Back to what the view says: no draft left.
-      const same = base && sameFilters(next.filters, base.filters) && next.orderBy === base.orderBy;
-      setViewDraft(slug, viewId, same ? null : next);
-    },
-    [current, base, slug, viewId],
-  );
-
-  const peekId = searchParams.get("peekId");
-  const peekProject = searchParams.get("peekProject");
-  const openPeek = useCallback(
-    (item: WorkItem) =>
-      setSearchParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          next.set("peekId", item.id);
-          next.set("peekProject", item.project_id);
-          return next;
-        },
-        { replace: Boolean(peekId) },
-      ),
-    [setSearchParams, peekId],
-  );
-  const closePeek = useCallback(
-    () =>
-      setSearchParams((prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete("peekId");
-        next.delete("peekProject");
-        return next;
-      }),
-    [setSearchParams],
-  );
+  const [saving, setSaving] = useState(false);
 
   const [modal, setModal] = useState<null | "new" | "saveAs" | "edit">(null);
   const [deleteOpen, setDeleteOpen] = useState(false);
 
   const title = builtIn ? t(`workspaceViews.builtIn.${builtIn}`) : saved ? viewName(saved, t) : "";
-  const hasFilters = Object.values(current?.filters ?? {}).some((v) => v?.length);
+  const filtered = Object.values((working?.filters ?? {}) as Record<string, unknown[]>).some((v) => v?.length);
 
-  const header = (
+  async function update() {
+    if (!saved || !working || saving) return;
+    setSaving(true);
+    const ok = await updateWorkspaceView(slug, saved.id, {
+      filters: working.filters as WorkspaceView["filters"],
+      display_filters: { ...working.display_filters },
+      display_properties: { ...(working.display_properties as Record<string, boolean>) },
+    });
+    setSaving(false);
+    if (ok) toast.success(t("workspaceViews.saved"));
+  }
+
+  // A saved view changed on the board: go back to it, update it, or keep the changes as a new view.
+  const filterActions =
+    saved && dirty ? (
+      <>
+        <span className="vw-dirty-note">{t("views.update.changed")}</span>
+        <Button size="sm" variant="ghost" onClick={() => seedLocalView(viewKey, saved)}>
+          <RotateCcw size={14} aria-hidden />
+          {t("views.update.reset")}
+        </Button>
+        {!canManage && canCreate ? (
+          <Button size="sm" variant="secondary" onClick={() => setModal("saveAs")}>
+            <Plus size={14} aria-hidden />
+            {t("workspaceViews.saveAs")}
+          </Button>
+        ) : null}
+        {canManage && !locked ? (
+          <Button size="sm" loading={saving} onClick={() => void update()}>
+            <Save size={14} aria-hidden />
+            {t("views.update.button")}
+          </Button>
+        ) : null}
+      </>
+    ) : undefined;
+
+  // What "Save as view" saves: the board's settings, with a built-in view's own filter (assigned → me).
+  const saveAsSettings: ViewSettings = {
+    filters: {
+      ...(working?.filters ?? {}),
+      ...(builtIn && me ? builtInFilters(builtIn, me.id) : {}),
+    },
+    display_filters: working?.display_filters ?? NEW_VIEW_SETTINGS.display_filters,
+    display_properties: working?.display_properties ?? {},
+  };
+
+  const tabs = (
+    <ViewTabs
+      slug={slug}
+      views={(viewList?.views ?? []) as WorkspaceView[]}
+      loading={!viewList || viewList.status === "loading"}
+      activeId={viewId}
+      canCreate={canCreate}
+      onNew={() => setModal("new")}
+    />
+  );
+
+  const renderHeader = ({ controls, total }: { controls?: React.ReactNode; total: number | null }) => (
     <PageHeader
       actions={
-        current && !missing ? (
+        controls ? (
           <>
-            <FiltersButton
-              filters={current.filters}
-              onChange={(filters) => setDraft({ filters })}
-              fixedKey={builtIn ? builtInKey(builtIn) : null}
-              projects={memberProjects}
-              people={people}
-              disabled={locked}
-            />
-            <OrderButton orderBy={current.orderBy} onChange={(orderBy) => setDraft({ orderBy })} disabled={locked} />
-            {saved && dirty && canManage ? (
-              <Button
-                size="sm"
-                variant="secondary"
-                onClick={async () => {
-                  const ok = await updateWorkspaceView(slug, saved.id, {
-                    filters: current.filters,
-                    display_filters: { order_by: current.orderBy },
-                  });
-                  if (ok) {
-                    setViewDraft(slug, viewId, null);
-                    toast.success(t("workspaceViews.saved"));
-                  }
-                }}
-              >
-                <Save size={14} aria-hidden />
-                <span className="wi-btn-text">{t("workspaceViews.saveChanges")}</span>
-              </Button>
-            ) : null}
-            {canCreate && (dirty || (builtIn && (hasFilters || builtIn !== "all-issues"))) ? (
+            {controls}
+            {builtIn && canCreate && (filtered || builtIn !== "all-issues") ? (
               <Button size="sm" onClick={() => setModal("saveAs")} title={t("workspaceViews.saveAsHint")}>
                 <Plus size={14} aria-hidden />
                 <span className="wi-btn-text">{t("workspaceViews.saveAs")}</span>
@@ -246,120 +245,57 @@ export function WorkspaceViewsScreen() {
         <Skeleton width={120} />
       )}
       {locked ? <Lock size={13} className="muted" aria-label={t("workspaceViews.locked")} /> : null}
-      {issues.status === "ready" && issues.list ? <span className="toolbar-count">{issues.list.total}</span> : null}
+      {total !== null ? <span className="toolbar-count">{total}</span> : null}
     </PageHeader>
   );
 
-  let body: React.ReactNode;
-  if (missing) {
-    body = (
-      <EmptyState
-        icon={Layers}
-        title={t("workspaceViews.missing.title")}
-        description={t("workspaceViews.missing.description")}
-        action={
-          <Button variant="secondary" onClick={() => navigate(`/${slug}/workspace-views/all-issues/`)}>
-            {t("workspaceViews.missing.back")}
-          </Button>
-        }
-      />
-    );
-  } else if (!query || issues.status === "loading") {
-    body = <SheetSkeleton />;
-  } else if (issues.status === "error") {
-    body = (
-      <EmptyState
-        icon={Layers}
-        title={t("workspaceViews.loadFailed")}
-        action={
-          <Button variant="secondary" onClick={issues.retry}>
-            {t("workspace.common.retry")}
-          </Button>
-        }
-      />
-    );
-  } else if (!issues.rows.length && hasFilters) {
-    body = (
-      <EmptyState
-        icon={SearchX}
-        title={t("workspaceViews.noResults.title")}
-        description={t("workspaceViews.noResults.description")}
-        action={
-          locked ? undefined : (
-            <Button variant="secondary" onClick={() => setDraft({ filters: {} })}>
-              <X size={14} aria-hidden />
-              {t("workspaceViews.filters.clearAll")}
-            </Button>
-          )
-        }
-      />
-    );
-  } else if (!issues.rows.length) {
-    const which = builtIn ?? "saved";
-    body = (
-      <EmptyState
-        icon={Layers}
-        title={t(`workspaceViews.empty.${which}.title`)}
-        description={t(`workspaceViews.empty.${which}.description`)}
-      />
-    );
-  } else {
-    body = (
-      <IssuesSheet
-        slug={slug}
-        rows={issues.rows}
-        projects={projectList}
-        hasMore={Boolean(issues.list?.next)}
-        onLoadMore={issues.loadMore}
-        onOpen={openPeek}
-        openId={peekId}
-      />
-    );
-  }
-
+  const which = builtIn ?? "saved";
   return (
     <div className="wsv-screen">
-      {header}
-      <ViewTabs
-        slug={slug}
-        views={(viewList?.views ?? []) as WorkspaceView[]}
-        loading={!viewList || viewList.status === "loading"}
-        activeId={viewId}
-        canCreate={canCreate}
-        onNew={() => setModal("new")}
-      />
-      {current && !missing ? (
-        <FilterChips
-          filters={current.filters}
-          onChange={(filters) => setDraft({ filters })}
-          projects={projectList}
-          people={people}
-          readOnly={locked}
+      {missing ? (
+        <>
+          {renderHeader({ total: null })}
+          {tabs}
+          <EmptyState
+            icon={Layers}
+            title={t("workspaceViews.missing.title")}
+            description={t("workspaceViews.missing.description")}
+            action={
+              <Button variant="secondary" onClick={() => navigate(`/${slug}/workspace-views/all-issues/`)}>
+                {t("workspaceViews.missing.back")}
+              </Button>
+            }
+          />
+        </>
+      ) : !builtIn && (!saved || seededKey !== viewKey) ? (
+        <>
+          {renderHeader({ total: null })}
+          {tabs}
+        </>
+      ) : (
+        <MultiProjectBoard
+          slug={slug}
+          viewKey={viewKey}
+          scope={scope}
+          renderHeader={renderHeader}
+          above={tabs}
+          filterActions={filterActions}
+          lockedReason={locked ? t("views.locked.reason") : undefined}
+          empty={{
+            title: t(`workspaceViews.empty.${which}.title`),
+            description: t(`workspaceViews.empty.${which}.description`),
+          }}
         />
-      ) : null}
-      <div className="wsv-body">{body}</div>
-      {peekId && peekProject ? (
-        <Suspense fallback={null}>
-          <WorkItemPeek workspaceSlug={slug} projectId={peekProject} workItemId={peekId} onClose={closePeek} />
-        </Suspense>
-      ) : null}
+      )}
       <ViewModal
         open={modal !== null}
         onOpenChange={(open) => !open && setModal(null)}
         slug={slug}
         view={modal === "edit" && saved ? saved : undefined}
-        filters={
-          modal === "new"
-            ? {}
-            : {
-                ...(current?.filters ?? {}),
-                // Saving a built-in's filters keeps the built-in's own (assigned → me).
-                ...(builtIn && me ? builtInFiltersOf(builtIn, me.id) : {}),
-              }
-        }
-        orderBy={modal === "new" ? DEFAULT_WORKSPACE_ORDER : (current?.orderBy ?? DEFAULT_WORKSPACE_ORDER)}
+        settings={modal === "new" ? NEW_VIEW_SETTINGS : saveAsSettings}
         onCreated={(view) => {
-          if (modal === "saveAs") setViewDraft(slug, viewId, null);
+          // The built-in or saved view this came from goes back to what it was.
+          if (modal === "saveAs" && saved) seedLocalView(viewKey, saved);
           toast.success(t("workspaceViews.created", { name: viewName(view, t) }));
           navigate(`/${slug}/workspace-views/${view.id}/`);
         }}
@@ -374,7 +310,6 @@ export function WorkspaceViewsScreen() {
           onConfirm={async () => {
             if (await deleteWorkspaceView(slug, saved.id)) {
               setDeleteOpen(false);
-              setViewDraft(slug, saved.id, null);
               navigate(`/${slug}/workspace-views/all-issues/`);
             }
           }}
@@ -382,11 +317,6 @@ export function WorkspaceViewsScreen() {
       ) : null}
     </div>
   );
-}
-
-function builtInFiltersOf(view: (typeof BUILT_IN_VIEWS)[number], meId: string) {
-  const key = builtInKey(view);
-  return key ? { [key]: [meId] } : {};
 }
 
 function viewName(view: Pick<WorkspaceView, "name">, t: (key: string) => string): string {
@@ -524,23 +454,5 @@ function ViewMenu({
         </>
       ) : null}
     </Menu>
-  );
-}
-
-/** The sheet's shape while the first page loads, so nothing jumps when it arrives. */
-function SheetSkeleton() {
-  return (
-    <div className="wsv-skeleton" aria-busy role="status" aria-label="Loading">
-      <div className="wsv-skeleton-head" />
-      {Array.from({ length: 10 }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: static placeholder list
-        <div key={i} className="wsv-skeleton-row">
-          <Skeleton width={56} />
-          <Skeleton width={`${30 + ((i * 13) % 25)}%`} />
-          <Skeleton width={90} />
-          <Skeleton width={70} />
-        </div>
-      ))}
-    </div>
   );
 }

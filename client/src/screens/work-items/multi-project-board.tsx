@@ -1,0 +1,501 @@
+/**
+ * A work-items board over several projects: the workspace views (all, assigned, created,
+ * subscribed, saved ones) and a member's work on their profile. Every layout of the project
+ * board — list, kanban, spreadsheet, calendar, timeline — over the work items of every project
+ * the caller is a member of, from the same local cache (stores/work-items, one entry per project,
+ * kept live by each project's channel) and the same pipeline, so filters, grouping and layouts
+ * repaint without asking the server. While the projects load, the server's workspace list
+ * (`GET /issues/`) paints the first page.
+ *
+ * Each row, card and bar sits in its own project's context (<ItemProject>: identifier, states,
+ * labels, the caller's rights there), so inline editing works per project. What can't span
+ * projects is left out: creating items (which project?), the bulk bar (bulk calls are per
+ * project), grouping by one project's states (state groups instead), and kanban drops onto
+ * another project's state, label, cycle or module.
+ */
+import { calendarDate, type DisplayFilters, hasActiveFilters, parseIssueFilters, ROLE } from "@tideline/shared";
+import clsx from "clsx";
+import { Search } from "lucide-react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
+import { useSnapshot } from "valtio";
+import { watchProjectLive } from "../../stores/live-board";
+import { loadProjectMeta, projectMeta } from "../../stores/project-meta";
+import { fetchProjects, type Project, projects } from "../../stores/projects";
+import { session } from "../../stores/session";
+import {
+  clearFilters,
+  defaultView,
+  flushWorkItemView,
+  loadWorkItemView,
+  type StoredFilters,
+  setDisplayFilters,
+  workItemView,
+} from "../../stores/work-item-view";
+import {
+  getWorkItem,
+  loadProjectWorkItems,
+  upsertWorkItems,
+  useProjectsWorkItems,
+  type WorkItem,
+  type WorkItemListPage,
+  watchProjectFocus,
+} from "../../stores/work-items";
+import { fetchWorkspaceIssues } from "../../stores/workspace-views";
+import { BoardBody, boardLayoutOf, filteredNow, LayoutSwitcher, LockedMenus, useBoardSelection } from "./board-parts";
+import {
+  buildLookups,
+  cachedTranslate,
+  type Lookups,
+  mergeLookups,
+  pipelineContext,
+  SelectionContext,
+  WorkItemsContext,
+  type WorkItemsContextValue,
+} from "./context";
+import { DisplayMenu } from "./display-menu";
+import { FilterChips, FiltersMenu } from "./filters";
+import { buildGroups, pageToGroups } from "./pipeline";
+import "./work-items.css";
+import "./work-items-board.css";
+
+const WorkItemPeek = lazy(() => import("../work-item/peek").then((m) => ({ default: m.WorkItemPeek })));
+
+/** What narrows the board before the user's filters: a built-in view's "me", a profile's member. */
+export type MultiProjectScope = {
+  /** Stable while the scope means the same (memo key). */
+  key: string;
+  /** Does an item belong to the scope? (Absent: every item of the projects.) */
+  includes?: (item: WorkItem) => boolean;
+  /** The same scope as query parameters of the workspace list (the first paint). */
+  query: Record<string, string>;
+  /** False while the scope itself is still loading (e.g. the ids of subscribed items). */
+  ready: boolean;
+};
+
+export type MultiProjectBoardProps = {
+  slug: string;
+  /** The settings' key in stores/work-item-view: saved per user, or a seeded working copy (saved views). */
+  viewKey: string;
+  scope: MultiProjectScope;
+  /** The screen's header: the board's controls (search, layouts, filters, display) go in its actions. */
+  renderHeader: (parts: { controls: ReactNode; total: number | null }) => ReactNode;
+  /** Between the header and the filter chips (e.g. the views' tab strip). */
+  above?: ReactNode;
+  /** At the end of the filter chips row (a saved view's "Update view"). */
+  filterActions?: ReactNode;
+  /** Filters, display and layout can't change (a locked view): their controls say this instead. */
+  lockedReason?: string;
+  /** Shown when the scope holds no items at all. */
+  empty: { title: string; description?: string; action?: ReactNode };
+};
+
+export function MultiProjectBoard({
+  slug,
+  viewKey,
+  scope,
+  renderHeader,
+  above,
+  filterActions,
+  lockedReason,
+  empty,
+}: MultiProjectBoardProps): ReactNode {
+  const { t } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const peekId = searchParams.get("peekId");
+  const projectsSnap = useSnapshot(projects);
+  const metaSnap = useSnapshot(projectMeta);
+  const viewSnap = useSnapshot(workItemView);
+  const sessionSnap = useSnapshot(session);
+  const [search, setSearch] = useState("");
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+
+  // The projects whose items the caller sees here: those they are a member of, not archived.
+  const projectList = projectsSnap.bySlug[slug] as readonly Project[] | undefined;
+  const memberProjects = useMemo(() => (projectList ?? []).filter((p) => p.is_member && !p.archived_at), [projectList]);
+  const projectIds = useMemo(() => memberProjects.map((p) => p.id), [memberProjects]);
+  const projectKey = projectIds.join(",");
+
+  useEffect(() => {
+    if (!projects.bySlug[slug]) void fetchProjects(slug).catch(() => setLoadFailed(true));
+  }, [slug]);
+
+  // Every project's states, labels and members and its items, live, refreshed on focus.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: projectKey stands for the ids; attempt retries
+  useEffect(() => {
+    setLoadFailed(false);
+    const fail = () => setLoadFailed(true);
+    const stops: (() => void)[] = [];
+    for (const id of projectIds) {
+      loadProjectMeta(slug, id, attempt > 0).catch(fail);
+      loadProjectWorkItems(slug, id, { force: attempt > 0 }).catch(fail);
+      stops.push(watchProjectFocus(slug, id), watchProjectLive(slug, id));
+    }
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [slug, projectKey, attempt]);
+
+  // The board's settings (a saved view's working copy is seeded by its screen and never loaded).
+  useEffect(() => {
+    loadWorkItemView(slug, viewKey).catch(() => undefined);
+    const flush = () => flushWorkItemView(viewKey);
+    window.addEventListener("pagehide", flush);
+    return () => {
+      window.removeEventListener("pagehide", flush);
+      flush();
+    };
+  }, [slug, viewKey]);
+
+  const view = viewSnap.byKey[viewKey] ?? defaultView(viewKey);
+  const display = view.display_filters as DisplayFilters;
+  const viewFilters = view.filters as StoredFilters;
+  const today = calendarDate(new Date());
+
+  // ───── lookups: each project's, and their union for the board ─────
+  const metaReady = projectIds.every((id) => metaSnap.byProject[id]?.status === "ready");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: metaSnap changes when any project's metadata does
+  const perProject = useMemo(() => {
+    const out = new Map<string, Lookups>();
+    for (const id of projectIds)
+      out.set(id, buildLookups(projectMeta.byProject[id] as (typeof projectMeta.byProject)[string] | undefined));
+    return out;
+  }, [projectKey, metaSnap.byProject]);
+  const lookups = useMemo(
+    () =>
+      mergeLookups(
+        projectIds.map((id) => perProject.get(id) as Lookups),
+        memberProjects.map((p) => ({ id: p.id, name: p.name, identifier: p.identifier, logo_props: p.logo_props })),
+      ),
+    [perProject, projectIds, memberProjects],
+  );
+  const identifierOf = useCallback(
+    (projectId: string) => memberProjects.find((p) => p.id === projectId)?.identifier,
+    [memberProjects],
+  );
+
+  // ───── items ─────
+  const { items: allItems, status, version } = useProjectsWorkItems(projectIds);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version marks in-place changes of cached items
+  const items = useMemo(() => {
+    const includes = scope.includes;
+    return allItems.filter((item) => !item.is_epic && (!includes || includes(item)));
+  }, [allItems, version, scope.key, scope.includes]);
+
+  const { selection } = useBoardSelection(items, viewKey);
+
+  // ───── context: the board's and each project's ─────
+  const openPeek = useCallback(
+    (id: string) =>
+      setSearchParams((params) => {
+        const next = new URLSearchParams(params);
+        next.set("peekId", id);
+        const item = getWorkItem(id);
+        if (item) next.set("peekProject", item.project_id);
+        return next;
+      }),
+    [setSearchParams],
+  );
+  const closePeek = useCallback(
+    () =>
+      setSearchParams((params) => {
+        const next = new URLSearchParams(params);
+        next.delete("peekId");
+        next.delete("peekProject");
+        return next;
+      }),
+    [setSearchParams],
+  );
+  const rowT = useMemo(() => cachedTranslate((key, options) => (options ? t(key, options) : t(key))), [t]);
+  const userId = sessionSnap.user?.id ?? null;
+  const ctxValue = useMemo<WorkItemsContextValue>(() => {
+    const base: WorkItemsContextValue = {
+      t: rowT,
+      slug,
+      projectId: "",
+      identifier: "",
+      canEdit: memberProjects.some((p) => (p.member_role ?? 0) >= ROLE.member),
+      isAdmin: false,
+      userId,
+      lookups,
+      props: view.display_properties,
+      today,
+      peekId,
+      openPeek,
+      openCreate: () => undefined,
+      scope: { kind: "project" },
+      scopeDefaults: {},
+      viewKey,
+      canAdd: false,
+      noSelection: true,
+    };
+    // One context per project, built once per change of the board's (rows are memoised on it).
+    const cache = new Map<string, WorkItemsContextValue>();
+    base.forProject = (projectId) => {
+      let value = cache.get(projectId);
+      if (!value) {
+        const project = memberProjects.find((p) => p.id === projectId);
+        const role = project?.member_role ?? 0;
+        value = {
+          ...base,
+          projectId,
+          identifier: project?.identifier ?? "",
+          canEdit: role >= ROLE.member,
+          isAdmin: role >= ROLE.admin,
+          lookups: perProject.get(projectId) ?? buildLookups(undefined),
+          project: project
+            ? { id: project.id, name: project.name, identifier: project.identifier, logo_props: project.logo_props }
+            : undefined,
+          forProject: undefined,
+        };
+        cache.set(projectId, value);
+      }
+      return value;
+    };
+    return base;
+  }, [
+    rowT,
+    slug,
+    memberProjects,
+    userId,
+    lookups,
+    perProject,
+    view.display_properties,
+    today,
+    peekId,
+    openPeek,
+    viewKey,
+  ]);
+
+  // ───── the pipeline ─────
+  const filters = useMemo(() => parseIssueFilters(viewFilters as Record<string, unknown>).filters, [viewFilters]);
+  const layout = boardLayoutOf(display);
+  // One project's states make no columns here: a state_id choice groups by state group.
+  const crossProject = (key: typeof display.group_by) => (key === "state_id" ? "state__group" : key);
+  const groupBy =
+    layout === "spreadsheet" || layout === "calendar" || layout === "gantt_chart"
+      ? null
+      : crossProject(display.group_by);
+  const subGroupBy = layout === "kanban" ? crossProject(display.sub_group_by) : null;
+  const result = useMemo(() => {
+    void version;
+    return buildGroups<WorkItem>(
+      items,
+      {
+        filters,
+        scope: { type: display.type, sub_issue: display.sub_issue },
+        search,
+        identifierOf,
+        groupBy,
+        subGroupBy: subGroupBy !== groupBy ? subGroupBy : null,
+        orderBy: display.order_by,
+        showEmptyGroups: display.show_empty_groups,
+      },
+      pipelineContext(lookups, today),
+    );
+  }, [
+    items,
+    version,
+    filters,
+    display.type,
+    display.sub_issue,
+    display.order_by,
+    display.show_empty_groups,
+    search,
+    identifierOf,
+    groupBy,
+    subGroupBy,
+    lookups,
+    today,
+  ]);
+
+  // ───── first paint from the server's workspace list while the projects load ─────
+  const previewQuery = useMemo(() => {
+    const q: Record<string, string> = {
+      per_page: layout === "spreadsheet" ? "100" : "50",
+      order_by: display.order_by,
+      ...scope.query,
+    };
+    if (groupBy) q.group_by = groupBy;
+    if (groupBy && subGroupBy && subGroupBy !== groupBy) q.sub_group_by = subGroupBy;
+    if (display.type) q.type = display.type;
+    if (!display.sub_issue) q.sub_issue = "false";
+    for (const [key, values] of Object.entries(viewFilters)) if (values?.length) q[key] = values.join(",");
+    if (search.trim()) q.search = search.trim();
+    return q;
+  }, [
+    layout,
+    display.order_by,
+    display.type,
+    display.sub_issue,
+    groupBy,
+    subGroupBy,
+    viewFilters,
+    search,
+    scope.query,
+  ]);
+  const previewKey = JSON.stringify([viewKey, previewQuery, display.show_empty_groups]);
+  const [preview, setPreview] = useState<{ key: string; page: WorkItemListPage } | null>(null);
+  const viewReady = view.status !== "loading";
+  const localReady = status === "ready" && metaReady && projectList !== undefined && scope.ready;
+  useEffect(() => {
+    if (localReady || !viewReady) return;
+    let alive = true;
+    fetchWorkspaceIssues(slug, previewQuery)
+      .then((answer) => {
+        const page = answer as unknown as WorkItemListPage;
+        if (!alive) return;
+        // Items of projects still loading go into the cache, so the peek finds them at once.
+        const flat = flatten(page.results);
+        const byProject = new Map<string, WorkItem[]>();
+        for (const item of flat) byProject.set(item.project_id, [...(byProject.get(item.project_id) ?? []), item]);
+        for (const [projectId, list] of byProject) upsertWorkItems(projectId, list);
+        setPreview({ key: previewKey, page });
+      })
+      .catch(() => undefined);
+    return () => {
+      alive = false;
+    };
+  }, [localReady, viewReady, slug, previewQuery, previewKey]);
+  const previewResult = useMemo(() => {
+    if (!preview || preview.key !== previewKey) return null;
+    void version;
+    const shown = pageToGroups(preview.page.results, preview.page.total_count, {
+      grouped: groupBy !== null,
+      subGrouped: groupBy !== null && subGroupBy !== null && subGroupBy !== groupBy,
+      showEmptyGroups: display.show_empty_groups,
+    });
+    const fresh = (list: WorkItem[]) => list.map((i) => getWorkItem(i.id) ?? i).filter((i) => !i.archived_at);
+    for (const g of shown.groups) {
+      g.items = fresh(g.items);
+      if (g.subGroups) for (const sg of g.subGroups) sg.items = fresh(sg.items);
+    }
+    shown.items = fresh(shown.items);
+    return shown;
+  }, [preview, previewKey, version, groupBy, subGroupBy, display.show_empty_groups]);
+
+  const ready = localReady || (previewResult !== null && metaReady);
+  const shown = localReady ? result : (previewResult ?? result);
+  const liveCount = useMemo(
+    () =>
+      localReady
+        ? items.filter((i) => !i.archived_at && !i.is_draft).length
+        : previewResult && !filteredNow(viewFilters, search, display)
+          ? previewResult.total
+          : 1,
+    [localReady, items, previewResult, viewFilters, search, display],
+  );
+  const filtered = hasActiveFilters(filters) || Boolean(search.trim()) || display.type !== null || !display.sub_issue;
+
+  // Performance marks, as on the project board (benchmarks read them).
+  const painted = useRef(false);
+  const filterKey = JSON.stringify([view.filters, search, display.type, display.sub_issue]);
+  const lastFilterKey = useRef(filterKey);
+  useEffect(() => {
+    if (!ready) return;
+    const after = (name: string) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
+    if (!painted.current) {
+      painted.current = true;
+      lastFilterKey.current = filterKey;
+      after("tideline:board:painted");
+    } else if (lastFilterKey.current !== filterKey) {
+      lastFilterKey.current = filterKey;
+      after("tideline:filter:painted");
+    }
+  }, [ready, filterKey]);
+
+  const controls = (
+    <>
+      <div className="wi-search">
+        <Search size={13} aria-hidden />
+        <input
+          type="search"
+          className="wi-search-input"
+          placeholder={t("workItems.searchShort")}
+          aria-label={t("workItems.search")}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
+      <LayoutSwitcher
+        layout={layout}
+        lockedReason={lockedReason}
+        onChange={(l) => setDisplayFilters(slug, viewKey, { layout: l })}
+      />
+      {lockedReason ? (
+        <LockedMenus reason={lockedReason} />
+      ) : (
+        <WorkItemsContext.Provider value={ctxValue}>
+          <FiltersMenu filters={viewFilters} />
+          <DisplayMenu display={display} properties={view.display_properties} />
+        </WorkItemsContext.Provider>
+      )}
+    </>
+  );
+
+  const chips = !ready ? null : filterActions ? (
+    <div className="wib-filterbar">
+      <FilterChips filters={viewFilters} />
+      <div className="wib-filterbar-actions">{filterActions}</div>
+    </div>
+  ) : (
+    <FilterChips filters={viewFilters} />
+  );
+
+  const peekProject = (peekId && getWorkItem(peekId)?.project_id) || searchParams.get("peekProject");
+
+  return (
+    <WorkItemsContext.Provider value={ctxValue}>
+      <SelectionContext.Provider value={selection}>
+        <div className={clsx("wi-screen", "wib-multi", `wi-layout-${layout}`, lockedReason && "wib-locked")}>
+          {renderHeader({ controls, total: ready ? shown.total : null })}
+          {above}
+          {chips}
+          <div className="wi-body">
+            <BoardBody
+              layout={layout}
+              ready={ready}
+              localReady={localReady}
+              loadFailed={loadFailed}
+              onRetry={() => setAttempt((n) => n + 1)}
+              shown={shown}
+              groupBy={groupBy}
+              subGroupBy={subGroupBy !== groupBy ? subGroupBy : null}
+              display={display}
+              liveCount={liveCount}
+              filtered={filtered}
+              empty={empty}
+              canAdd={false}
+              onAdd={() => undefined}
+              onClearFilters={() => {
+                clearFilters(slug, viewKey);
+                setSearch("");
+                if (display.type !== null || !display.sub_issue)
+                  setDisplayFilters(slug, viewKey, { type: null, sub_issue: true });
+              }}
+            />
+          </div>
+        </div>
+        {peekId && peekProject ? (
+          <Suspense fallback={null}>
+            <WorkItemPeek workspaceSlug={slug} projectId={peekProject} workItemId={peekId} onClose={closePeek} />
+          </Suspense>
+        ) : null}
+      </SelectionContext.Provider>
+    </WorkItemsContext.Provider>
+  );
+}
+
+/** Every item of a list answer, grouped or not. */
+function flatten(results: WorkItemListPage["results"]): WorkItem[] {
+  if (Array.isArray(results)) return results;
+  const out: WorkItem[] = [];
+  for (const cell of Object.values(results)) {
+    const inner = (cell as { results: unknown }).results;
+    if (Array.isArray(inner)) out.push(...(inner as WorkItem[]));
+    else for (const sub of Object.values(inner as Record<string, { results: WorkItem[] }>)) out.push(...sub.results);
+  }
+  return out;
+}
