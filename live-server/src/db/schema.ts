@@ -1088,3 +1088,29 @@ export const jobs = pgTable(
   },
   (t) => [index("jobs_pending_idx").on(t.status, t.runAfter)],
 );
+
+// ───────────────────────────── client mutations ─────────────────────────────
+
+/**
+ * The answers of changes sent with an x-client-mutation-id (work-item create and update,
+ * comments): a client replaying its offline outbox, or retrying a request that got no answer,
+ * gets the stored answer instead of the change applied twice. Kept 30 days per user.
+ */
+export const clientMutations = pgTable(
+  "client_mutations",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mutationId: text("mutation_id").notNull(),
+    /** "METHOD /path" of the request: the same id sent to another call is refused. */
+    request: text("request").notNull(),
+    status: integer("status").notNull(),
+    response: jsonb("response").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.mutationId] }),
+    index("client_mutations_user_created_idx").on(t.userId, t.createdAt),
+  ],
+);

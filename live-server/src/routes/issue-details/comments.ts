@@ -15,6 +15,7 @@ import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import { guestSeesOwnOnly, type IssueAccess, projectAccess } from "../../policies/access.ts";
+import { transactionOnce } from "../../services/client-mutations.ts";
 import { recordActivity } from "../../services/issue-activity.ts";
 import { ensureSubscribed } from "../../services/issue-subscriptions.ts";
 import {
@@ -122,7 +123,7 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
       const access = await itemAccess(db, request, t, request.params, true);
       const body = parse(createCommentBody, request.body);
       const { html, stripped } = cleanComment(body.comment_html);
-      const comment = await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
+      const answer = await transactionOnce(db, events, request, 201, async (tx, emit) => {
         const [row] = await tx
           .insert(issueComments)
           .values({
@@ -154,7 +155,7 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
         emit("comment.created", scopeOf(access, row.id), presented ?? {});
         return presented;
       });
-      return reply.status(201).send(comment);
+      return reply.status(answer.status).send(answer.body);
     });
 
     app.patch<{ Params: CommentParams }>(`${base}/:commentId/`, async (request) => {

@@ -13,6 +13,7 @@ import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
 import { foldPendingLog } from "../../live/storage.ts";
 import { guestSeesOwnOnly, issueAccess, projectAccess, workspaceAccess } from "../../policies/access.ts";
+import { transactionOnce } from "../../services/client-mutations.ts";
 import {
   ITEM_TYPES,
   type ItemParams,
@@ -40,13 +41,14 @@ export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
     app.post<{ Params: ProjectParams }>(`${base}/`, async (request, reply) => {
       const access = await typedProjectAccess(db, request, request.params, type, true);
       const body = parse(createIssueBody, request.body);
-      const issue = await transactionWithEvents(db, events, eventOrigin(request), (tx, emit) =>
+      // Once per client mutation id: a replayed offline create answers the item made the first time.
+      const answer = await transactionOnce(db, events, request, 201, (tx, emit) =>
         createIssue(tx, emit, { project: access.project, actorId: access.user.id }, body, {
           isEpic: type === "epics",
           isDraft: false,
         }),
       );
-      return reply.status(201).send(issue);
+      return reply.status(answer.status).send(answer.body);
     });
 
     app.get<{ Params: ProjectParams; Querystring: Query }>(`${base}/list/`, async (request) => {
@@ -72,15 +74,15 @@ export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
       return detail;
     });
 
-    app.patch<{ Params: ItemParams }>(`${base}/:id/`, async (request) => {
+    app.patch<{ Params: ItemParams }>(`${base}/:id/`, async (request, reply) => {
       const access = await itemAccess(db, request, type, request.params, true);
       const body = parse(updateIssueBody, request.body);
-      const { issue } = await transactionWithEvents(db, events, eventOrigin(request), (tx, emit) =>
-        lockIssueRow(tx, access.issue).then((row) =>
-          updateIssue(tx, emit, { project: access.project, actorId: access.user.id }, row, body),
-        ),
+      const answer = await transactionOnce(db, events, request, 200, (tx, emit) =>
+        lockIssueRow(tx, access.issue)
+          .then((row) => updateIssue(tx, emit, { project: access.project, actorId: access.user.id }, row, body))
+          .then(({ issue }) => issue),
       );
-      return issue;
+      return reply.status(answer.status).send(answer.body);
     });
 
     app.delete<{ Params: ItemParams }>(`${base}/:id/`, async (request, reply) => {
