@@ -5,6 +5,7 @@ import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
 import { router } from "./app/router";
 import { initI18n } from "./i18n";
+import { registerServiceWorker } from "./lib/offline/service-worker";
 import { applyTheme } from "./stores/theme";
 // The UI font ships with the app (no font CDN): Inter, variable weights, every subset.
 import "@fontsource-variable/inter/wght.css";
@@ -22,3 +23,4 @@ createRoot(root).render(
     <RouterProvider router={router} />
   </StrictMode>,
 );
+registerServiceWorker();
