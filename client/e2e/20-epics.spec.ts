@@ -182,6 +182,16 @@ test.describe
       await switchEpicsLayout("Spreadsheet");
       await expect(board.sheetRow(EPIC)).toBeVisible();
       await shoot(page, "epics-board-spreadsheet", "w4-");
+      await page.emulateMedia({ colorScheme: "dark" });
+      await shoot(page, "epics-board-spreadsheet-dark", "w4-");
       await switchEpicsLayout("List");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(board.row(EPIC).getByTestId("epic-progress-chip")).toHaveText("2/2");
+      await shoot(page, "epics-board-phone-dark", "w4-");
+      await page.goto(`/${f.slug}/projects/${f.projectId}/epics/${epicId}/`);
+      await expect(page.getByTestId("epic-progress-summary")).toHaveText("2 of 2 done");
+      await page.getByRole("region", { name: "Work items" }).scrollIntoViewIfNeeded();
+      await shoot(page, "epic-page-phone-dark", "w4-");
+      await page.emulateMedia({ colorScheme: "light" });
     });
   });

@@ -48,7 +48,7 @@ export function SubItems({ workItemId, epic = false }: { workItemId: string; epi
   const distribution = detail?.distribution ?? {};
   const progress = subItemProgress(distribution, STATE_GROUPS);
   // An epic counts done over its children that are not cancelled, as its progress card above does.
-  const { done, total, percent } = epic ? epicCompletion(countersFromDistribution(distribution)) : progress;
+  const { done, total } = epic ? epicCompletion(countersFromDistribution(distribution)) : progress;
   const progressText = t(childKey(epic, "progress"), { done, total, count: total });
 
   const addButton = ctx.canEdit ? (
@@ -90,25 +90,28 @@ export function SubItems({ workItemId, epic = false }: { workItemId: string; epi
       actions={addButton}
       extra={
         progress.total ? (
-          <div className="wid-progress" title={progressText}>
-            <div
-              className="wid-progress-bar"
-              role="progressbar"
-              aria-label={progressText}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-            >
-              {progress.segments.map((s) =>
-                s.count ? (
-                  <span
-                    key={s.group}
-                    className={`wid-progress-seg wid-seg-${s.group}`}
-                    style={{ width: `${(s.count / progress.total) * 100}%` }}
-                  />
-                ) : null,
-              )}
-            </div>
+          <div className={epic ? "wid-progress ep-children-progress" : "wid-progress"} title={progressText}>
+            {/* An epic's page draws the bar in its progress card just above: the count is enough here. */}
+            {epic ? null : (
+              <div
+                className="wid-progress-bar"
+                role="progressbar"
+                aria-label={progressText}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={progress.percent}
+              >
+                {progress.segments.map((s) =>
+                  s.count ? (
+                    <span
+                      key={s.group}
+                      className={`wid-progress-seg wid-seg-${s.group}`}
+                      style={{ width: `${(s.count / progress.total) * 100}%` }}
+                    />
+                  ) : null,
+                )}
+              </div>
+            )}
             <span className="subtle">{progressText}</span>
           </div>
         ) : null
