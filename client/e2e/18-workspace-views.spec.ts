@@ -132,8 +132,8 @@ test.describe
       // The list, grouped by project (the projects by name).
       await board.useLayout("List");
       await page.getByRole("button", { name: "Display" }).click();
-      await page.getByRole("combobox", { name: "Group by" }).click();
-      await page.getByRole("listbox", { name: "Group by" }).getByRole("option", { name: "Project" }).click();
+      await page.getByRole("combobox", { name: "Group by", exact: true }).click();
+      await page.getByRole("listbox", { name: "Group by", exact: true }).getByRole("option", { name: "Project" }).click();
       await page.keyboard.press("Escape");
       const groups = page.getByRole("region", { name: "List" }).locator(".wi-group-row:not(.wi-group-row-sticky)");
       await expect(groups).toHaveCount(2);
@@ -142,19 +142,22 @@ test.describe
       await expect(board.listRows).toHaveCount(3);
       await shoot(page, "list-by-project", "wsv-");
 
-      // The kanban by priority: dragging Beacon's item to High changes it in its own project.
+      // The kanban by priority: dragging Beacon's item from None to Low (the next column) changes it
+      // in its own project.
       await board.useLayout("Kanban");
       await page.getByRole("button", { name: "Display" }).click();
-      await page.getByRole("combobox", { name: "Group by" }).click();
-      await page.getByRole("listbox", { name: "Group by" }).getByRole("option", { name: "Priority" }).click();
+      await page.getByRole("combobox", { name: "Group by", exact: true }).click();
+      await page.getByRole("listbox", { name: "Group by", exact: true }).getByRole("option", { name: "Priority" }).click();
       await page.keyboard.press("Escape");
       const card = board.card("Beacon onboarding");
       await expect(card).toBeVisible();
+      await card.scrollIntoViewIfNeeded();
       const from = await card.boundingBox();
-      const to = await board.column("High").locator(".wi-drop").boundingBox();
+      const to = await board.column("Low").locator(".wi-drop").boundingBox();
       if (!from || !to) throw new Error("card or column not on screen");
       const saved = page.waitForResponse(
         (r) => r.request().method() === "PATCH" && /\/projects\/[0-9a-f-]+\/issues\/[0-9a-f-]+\/$/.test(r.url()),
+        { timeout: 15_000 },
       );
       await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
       await page.mouse.down();
@@ -162,7 +165,7 @@ test.describe
       await page.mouse.move(to.x + to.width / 2, to.y + 40, { steps: 15 });
       await page.mouse.up();
       expect((await saved).ok(), "the priority was saved in the item's project").toBe(true);
-      await expect(board.cardIn("High", "Beacon onboarding")).toBeVisible();
+      await expect(board.cardIn("Low", "Beacon onboarding")).toBeVisible();
       await shoot(page, "kanban-by-priority", "wsv-");
 
       // The calendar and the timeline show the items of both projects.
@@ -175,6 +178,13 @@ test.describe
       await expect(page.locator(".wit-side", { hasText: "Atlas launch plan" })).toBeVisible();
       await shoot(page, "timeline", "wsv-");
       await board.useLayout("Spreadsheet");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(openButtons()).toHaveCount(3);
+      await shoot(page, "phone-spreadsheet", "wsv-");
+      await board.useLayout("List");
+      await shoot(page, "phone-list-by-project", "wsv-");
+      await board.useLayout("Spreadsheet");
+      await page.setViewportSize({ width: 1280, height: 720 });
     });
 
     test("another member's new public view appears in an open screen's tabs without a reload; a private one doesn't", async () => {

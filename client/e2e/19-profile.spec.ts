@@ -9,6 +9,7 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { utcDay as day } from "./support/dates.ts";
 import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import { shoot } from "./support/shots.ts";
 import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const alice = { email: "alice@profile.test", password: "Amber-lighthouse-58", first: "Alice", last: "Maker" };
@@ -102,9 +103,14 @@ test.describe
       await expect(rows.first()).toHaveAccessibleName("Open PF-3");
       await expect(page.getByTestId("profile-list-count")).toHaveText("3 work items");
 
+      const saved = page.waitForResponse(
+        (r) =>
+          r.request().method() === "PATCH" && r.url().includes("/workspace-views/profile-assigned/user-properties/"),
+      );
       await page.getByRole("button", { name: "Filters" }).click();
       await page.getByRole("button", { name: "Urgent", exact: true }).click();
       await page.keyboard.press("Escape");
+      expect((await saved).ok(), "the filter was saved for the tab").toBe(true);
       await expect(rows).toHaveCount(1);
       await expect(grid.getByRole("row").filter({ hasText: "Ship the beta" })).toBeVisible();
       // The filter is the caller's own setting for this tab: it survives a reload.
@@ -141,5 +147,25 @@ test.describe
       // Bob has changed nothing himself: his history is empty, and it says so.
       await page.getByRole("link", { name: "Activity", exact: true }).click();
       await expect(page.getByText("No activity from Bob Helper yet.")).toBeVisible();
+    });
+    test("dark theme and phone: the Assigned board", async () => {
+      await page.goto(`/${f.slug}/profile/${aliceId}/assigned/`);
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.evaluate(() => localStorage.setItem("tideline:theme", "dark"));
+      await page.reload();
+      const rows = page.getByRole("grid", { name: "Spreadsheet" }).getByRole("button", { name: /^Open PF-\d+$/ });
+      await expect(rows).toHaveCount(3);
+      await shoot(page, "assigned-dark", "profile-");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      await expect(rows).toHaveCount(3);
+      await shoot(page, "assigned-phone-dark", "profile-");
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.evaluate(() => localStorage.setItem("tideline:theme", "light"));
+      await page.getByRole("button", { name: "List", exact: true }).click();
+      await expect(page.getByRole("region", { name: "List" }).locator(".wi-item-row")).toHaveCount(3);
+      await shoot(page, "assigned-phone-list", "profile-");
+      await page.getByRole("button", { name: "Spreadsheet", exact: true }).click();
+      await page.setViewportSize({ width: 1440, height: 900 });
     });
   });

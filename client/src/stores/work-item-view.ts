@@ -198,7 +198,8 @@ function queue(slug: string, viewKey: string, change: Partial<Omit<Pending, "slu
   queued.set(viewKey, next);
 }
 
-async function save(viewKey: string): Promise<void> {
+/** `keepalive`: the page is going away (pagehide) — the request must outlive it. */
+async function save(viewKey: string, keepalive = false): Promise<void> {
   const job = queued.get(viewKey);
   if (!job) return;
   queued.delete(viewKey);
@@ -207,7 +208,9 @@ async function save(viewKey: string): Promise<void> {
   if (Object.keys(job.display_filters).length) body.display_filters = job.display_filters;
   if (Object.keys(job.display_properties).length) body.display_properties = job.display_properties;
   try {
-    const answer = await api.patch(viewPath(job.slug, viewKey), { json: body }).json<UserPropertiesAnswer>();
+    const answer = await api
+      .patch(viewPath(job.slug, viewKey), { json: body, keepalive })
+      .json<UserPropertiesAnswer>();
     // Only adopt the answer when nothing newer is waiting (it would be overwritten by stale data).
     if (!queued.has(viewKey)) workItemView.byKey[viewKey] = fromAnswer(answer);
   } catch (error) {
@@ -243,12 +246,15 @@ function retryLater(viewKey: string, job: Pending): void {
   queued.set(viewKey, merged);
 }
 
-/** Save now what is waiting (e.g. when leaving the screen). */
-export function flushWorkItemView(viewKey: string): void {
+/**
+ * Save now what is waiting (e.g. when leaving the screen). `unloading` (pagehide, a reload): the
+ * request is sent with keepalive so the browser finishes it after the page is gone.
+ */
+export function flushWorkItemView(viewKey: string, unloading = false): void {
   const job = queued.get(viewKey);
   if (!job) return;
   clearTimeout(job.timer);
-  void save(viewKey);
+  void save(viewKey, unloading);
 }
 
 function viewOf(viewKey: string): WorkItemView {

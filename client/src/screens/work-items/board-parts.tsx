@@ -5,7 +5,7 @@
  * switcher, the body for the chosen layout with its loading, empty and no-results states, and
  * the locked view's menus.
  */
-import type { DisplayFilters, GroupByKey, IssueLayout } from "@tideline/shared";
+import type { DisplayFilters, DisplayProperties, GroupByKey, IssueLayout } from "@tideline/shared";
 import clsx from "clsx";
 import {
   CalendarDays,
@@ -16,6 +16,7 @@ import {
   ListFilter,
   Lock,
   Plus,
+  Search,
   SearchX,
   Sheet,
   SlidersHorizontal,
@@ -26,11 +27,13 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Button, EmptyState } from "../../components/ui";
-import type { StoredFilters } from "../../stores/work-item-view";
+import { type StoredFilters, setDisplayFilters } from "../../stores/work-item-view";
 import type { WorkItem } from "../../stores/work-items";
 import { Skeleton, SkeletonRows } from "../workspace/components/skeleton";
 import { CalendarLayout, CalendarSkeleton } from "./calendar-layout";
-import type { SelectionValue } from "./context";
+import { type SelectionValue, WorkItemsContext, type WorkItemsContextValue } from "./context";
+import { DisplayMenu } from "./display-menu";
+import { FilterChips, FiltersMenu } from "./filters";
 import { KanbanLayout } from "./kanban-layout";
 import { ListLayout } from "./list-layout";
 import type { Group } from "./pipeline";
@@ -173,6 +176,73 @@ export type BoardBodyProps = {
   /** "Clear filters" of the no-results state. */
   onClearFilters: () => void;
 };
+
+/**
+ * A board's header controls: search, the layout switcher, and the Filters and Display menus (a
+ * locked view's say why they don't open). The menus read the board's context.
+ */
+export function BoardControls({
+  ctx,
+  search,
+  onSearch,
+  placeholder,
+  layout,
+  lockedReason,
+  filters,
+  display,
+  properties,
+}: {
+  ctx: WorkItemsContextValue;
+  search: string;
+  onSearch: (value: string) => void;
+  placeholder: string;
+  layout: BoardLayout;
+  lockedReason?: string;
+  filters: StoredFilters;
+  display: DisplayFilters;
+  properties: DisplayProperties;
+}): ReactNode {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="wi-search">
+        <Search size={13} aria-hidden />
+        <input
+          type="search"
+          className="wi-search-input"
+          placeholder={placeholder}
+          aria-label={t("workItems.search")}
+          value={search}
+          onChange={(e) => onSearch(e.target.value)}
+        />
+      </div>
+      <LayoutSwitcher
+        layout={layout}
+        lockedReason={lockedReason}
+        onChange={(l) => setDisplayFilters(ctx.slug, ctx.viewKey, { layout: l })}
+      />
+      {lockedReason ? (
+        <LockedMenus reason={lockedReason} />
+      ) : (
+        <WorkItemsContext.Provider value={ctx}>
+          <FiltersMenu filters={filters} />
+          <DisplayMenu display={display} properties={properties} />
+        </WorkItemsContext.Provider>
+      )}
+    </>
+  );
+}
+
+/** The applied filters as chips, with the board's own actions at the row's end (e.g. "Update view"). */
+export function BoardFilterBar({ filters, actions }: { filters: StoredFilters; actions?: ReactNode }): ReactNode {
+  if (!actions) return <FilterChips filters={filters} />;
+  return (
+    <div className="wib-filterbar">
+      <FilterChips filters={filters} />
+      <div className="wib-filterbar-actions">{actions}</div>
+    </div>
+  );
+}
 
 /** The board's body for its layout, with the loading, failed, empty and no-results states. */
 export function BoardBody({

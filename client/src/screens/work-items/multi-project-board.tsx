@@ -13,10 +13,9 @@
  * project), grouping by one project's states (state groups instead), and kanban drops onto
  * another project's state, label, cycle or module.
  */
-import { calendarDate, type DisplayFilters, hasActiveFilters, parseIssueFilters, ROLE } from "@tideline/shared";
+import { calendarDate, type GroupByKey, ROLE } from "@tideline/shared";
 import clsx from "clsx";
-import { Search } from "lucide-react";
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
@@ -43,20 +42,17 @@ import {
   watchProjectFocus,
 } from "../../stores/work-items";
 import { fetchWorkspaceIssues } from "../../stores/workspace-views";
-import { BoardBody, boardLayoutOf, filteredNow, LayoutSwitcher, LockedMenus, useBoardSelection } from "./board-parts";
+import { BoardBody, BoardControls, BoardFilterBar, useBoardSelection } from "./board-parts";
 import {
   buildLookups,
   cachedTranslate,
   type Lookups,
   mergeLookups,
-  pipelineContext,
   SelectionContext,
   WorkItemsContext,
   type WorkItemsContextValue,
 } from "./context";
-import { DisplayMenu } from "./display-menu";
-import { FilterChips, FiltersMenu } from "./filters";
-import { buildGroups, pageToGroups } from "./pipeline";
+import { useBoardData } from "./use-board-data";
 import "./work-items.css";
 import "./work-items-board.css";
 
@@ -141,16 +137,15 @@ export function MultiProjectBoard({
   // The board's settings (a saved view's working copy is seeded by its screen and never loaded).
   useEffect(() => {
     loadWorkItemView(slug, viewKey).catch(() => undefined);
-    const flush = () => flushWorkItemView(viewKey);
-    window.addEventListener("pagehide", flush);
+    const unloading = () => flushWorkItemView(viewKey, true);
+    window.addEventListener("pagehide", unloading);
     return () => {
-      window.removeEventListener("pagehide", flush);
-      flush();
+      window.removeEventListener("pagehide", unloading);
+      flushWorkItemView(viewKey);
     };
   }, [slug, viewKey]);
 
   const view = viewSnap.byKey[viewKey] ?? defaultView(viewKey);
-  const display = view.display_filters as DisplayFilters;
   const viewFilters = view.filters as StoredFilters;
   const today = calendarDate(new Date());
 
@@ -269,180 +264,51 @@ export function MultiProjectBoard({
     viewKey,
   ]);
 
-  // ───── the pipeline ─────
-  const filters = useMemo(() => parseIssueFilters(viewFilters as Record<string, unknown>).filters, [viewFilters]);
-  const layout = boardLayoutOf(display);
-  // One project's states make no columns here: a state_id choice groups by state group.
-  const crossProject = (key: typeof display.group_by) => (key === "state_id" ? "state__group" : key);
-  const groupBy =
-    layout === "spreadsheet" || layout === "calendar" || layout === "gantt_chart"
-      ? null
-      : crossProject(display.group_by);
-  const subGroupBy = layout === "kanban" ? crossProject(display.sub_group_by) : null;
-  const result = useMemo(() => {
-    void version;
-    return buildGroups<WorkItem>(
-      items,
-      {
-        filters,
-        scope: { type: display.type, sub_issue: display.sub_issue },
-        search,
-        identifierOf,
-        groupBy,
-        subGroupBy: subGroupBy !== groupBy ? subGroupBy : null,
-        orderBy: display.order_by,
-        showEmptyGroups: display.show_empty_groups,
-      },
-      pipelineContext(lookups, today),
-    );
-  }, [
+  // ───── the pipeline, and the server's workspace list while the projects load ─────
+  const fetchPreview = useCallback(
+    async (query: Record<string, string>) => {
+      const page = (await fetchWorkspaceIssues(slug, { ...query, ...scope.query })) as unknown as WorkItemListPage;
+      // Items of projects still loading go into the cache, so the peek finds them at once.
+      const byProject = new Map<string, WorkItem[]>();
+      for (const item of flatten(page.results))
+        byProject.set(item.project_id, [...(byProject.get(item.project_id) ?? []), item]);
+      for (const [projectId, list] of byProject) upsertWorkItems(projectId, list);
+      return page;
+    },
+    [slug, scope.query],
+  );
+  const localReady = status === "ready" && metaReady && projectList !== undefined && scope.ready;
+  const { layout, display, groupBy, subGroupBy, shown, ready, liveCount, filtered } = useBoardData({
     items,
     version,
-    filters,
-    display.type,
-    display.sub_issue,
-    display.order_by,
-    display.show_empty_groups,
+    view,
+    viewKey,
     search,
-    identifierOf,
-    groupBy,
-    subGroupBy,
     lookups,
     today,
-  ]);
-
-  // ───── first paint from the server's workspace list while the projects load ─────
-  const previewQuery = useMemo(() => {
-    const q: Record<string, string> = {
-      per_page: layout === "spreadsheet" ? "100" : "50",
-      order_by: display.order_by,
-      ...scope.query,
-    };
-    if (groupBy) q.group_by = groupBy;
-    if (groupBy && subGroupBy && subGroupBy !== groupBy) q.sub_group_by = subGroupBy;
-    if (display.type) q.type = display.type;
-    if (!display.sub_issue) q.sub_issue = "false";
-    for (const [key, values] of Object.entries(viewFilters)) if (values?.length) q[key] = values.join(",");
-    if (search.trim()) q.search = search.trim();
-    return q;
-  }, [
-    layout,
-    display.order_by,
-    display.type,
-    display.sub_issue,
-    groupBy,
-    subGroupBy,
-    viewFilters,
-    search,
-    scope.query,
-  ]);
-  const previewKey = JSON.stringify([viewKey, previewQuery, display.show_empty_groups]);
-  const [preview, setPreview] = useState<{ key: string; page: WorkItemListPage } | null>(null);
-  const viewReady = view.status !== "loading";
-  const localReady = status === "ready" && metaReady && projectList !== undefined && scope.ready;
-  useEffect(() => {
-    if (localReady || !viewReady) return;
-    let alive = true;
-    fetchWorkspaceIssues(slug, previewQuery)
-      .then((answer) => {
-        const page = answer as unknown as WorkItemListPage;
-        if (!alive) return;
-        // Items of projects still loading go into the cache, so the peek finds them at once.
-        const flat = flatten(page.results);
-        const byProject = new Map<string, WorkItem[]>();
-        for (const item of flat) byProject.set(item.project_id, [...(byProject.get(item.project_id) ?? []), item]);
-        for (const [projectId, list] of byProject) upsertWorkItems(projectId, list);
-        setPreview({ key: previewKey, page });
-      })
-      .catch(() => undefined);
-    return () => {
-      alive = false;
-    };
-  }, [localReady, viewReady, slug, previewQuery, previewKey]);
-  const previewResult = useMemo(() => {
-    if (!preview || preview.key !== previewKey) return null;
-    void version;
-    const shown = pageToGroups(preview.page.results, preview.page.total_count, {
-      grouped: groupBy !== null,
-      subGrouped: groupBy !== null && subGroupBy !== null && subGroupBy !== groupBy,
-      showEmptyGroups: display.show_empty_groups,
-    });
-    const fresh = (list: WorkItem[]) => list.map((i) => getWorkItem(i.id) ?? i).filter((i) => !i.archived_at);
-    for (const g of shown.groups) {
-      g.items = fresh(g.items);
-      if (g.subGroups) for (const sg of g.subGroups) sg.items = fresh(sg.items);
-    }
-    shown.items = fresh(shown.items);
-    return shown;
-  }, [preview, previewKey, version, groupBy, subGroupBy, display.show_empty_groups]);
-
-  const ready = localReady || (previewResult !== null && metaReady);
-  const shown = localReady ? result : (previewResult ?? result);
-  const liveCount = useMemo(
-    () =>
-      localReady
-        ? items.filter((i) => !i.archived_at && !i.is_draft).length
-        : previewResult && !filteredNow(viewFilters, search, display)
-          ? previewResult.total
-          : 1,
-    [localReady, items, previewResult, viewFilters, search, display],
-  );
-  const filtered = hasActiveFilters(filters) || Boolean(search.trim()) || display.type !== null || !display.sub_issue;
-
-  // Performance marks, as on the project board (benchmarks read them).
-  const painted = useRef(false);
-  const filterKey = JSON.stringify([view.filters, search, display.type, display.sub_issue]);
-  const lastFilterKey = useRef(filterKey);
-  useEffect(() => {
-    if (!ready) return;
-    const after = (name: string) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
-    if (!painted.current) {
-      painted.current = true;
-      lastFilterKey.current = filterKey;
-      after("tideline:board:painted");
-    } else if (lastFilterKey.current !== filterKey) {
-      lastFilterKey.current = filterKey;
-      after("tideline:filter:painted");
-    }
-  }, [ready, filterKey]);
+    identifierOf,
+    // One project's states make no columns here: a state_id choice groups by state group.
+    mapGroupBy: (key: GroupByKey | null) => (key === "state_id" ? "state__group" : key),
+    localReady,
+    metaReady,
+    previewWanted: !localReady && view.status !== "loading",
+    fetchPreview,
+  });
 
   const controls = (
-    <>
-      <div className="wi-search">
-        <Search size={13} aria-hidden />
-        <input
-          type="search"
-          className="wi-search-input"
-          placeholder={t("workItems.searchShort")}
-          aria-label={t("workItems.search")}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </div>
-      <LayoutSwitcher
-        layout={layout}
-        lockedReason={lockedReason}
-        onChange={(l) => setDisplayFilters(slug, viewKey, { layout: l })}
-      />
-      {lockedReason ? (
-        <LockedMenus reason={lockedReason} />
-      ) : (
-        <WorkItemsContext.Provider value={ctxValue}>
-          <FiltersMenu filters={viewFilters} />
-          <DisplayMenu display={display} properties={view.display_properties} />
-        </WorkItemsContext.Provider>
-      )}
-    </>
+    <BoardControls
+      ctx={ctxValue}
+      search={search}
+      onSearch={setSearch}
+      placeholder={t("workItems.searchShort")}
+      layout={layout}
+      lockedReason={lockedReason}
+      filters={viewFilters}
+      display={display}
+      properties={view.display_properties}
+    />
   );
-
-  const chips = !ready ? null : filterActions ? (
-    <div className="wib-filterbar">
-      <FilterChips filters={viewFilters} />
-      <div className="wib-filterbar-actions">{filterActions}</div>
-    </div>
-  ) : (
-    <FilterChips filters={viewFilters} />
-  );
+  const chips = ready ? <BoardFilterBar filters={viewFilters} actions={filterActions} /> : null;
 
   const peekProject = (peekId && getWorkItem(peekId)?.project_id) || searchParams.get("peekProject");
 
@@ -462,7 +328,7 @@ export function MultiProjectBoard({
               onRetry={() => setAttempt((n) => n + 1)}
               shown={shown}
               groupBy={groupBy}
-              subGroupBy={subGroupBy !== groupBy ? subGroupBy : null}
+              subGroupBy={subGroupBy}
               display={display}
               liveCount={liveCount}
               filtered={filtered}

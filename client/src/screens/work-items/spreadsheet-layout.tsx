@@ -11,6 +11,7 @@ import { PanelRightOpen } from "lucide-react";
 import { type KeyboardEvent, type MouseEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { updateWorkItem, type WorkItem } from "../../stores/work-items";
+import { EpicProgressChip } from "../epics/epic-progress-chip";
 import { ProjectLogo } from "../workspace/components/logos";
 import { ItemProject, useSelection, useWorkItemsContext } from "./context";
 import { CyclePicker, ModulePicker, useCycleModuleFeatures } from "./cycle-module-pickers";
@@ -502,7 +503,14 @@ function SheetCell({
       content = <span className="wi-sheet-text">{formatDateTime(item.updated_at)}</span>;
       break;
     case "sub_issue_count":
-      content = <span className="wi-sheet-text">{item.sub_issues_count}</span>;
+      // An epic's children are its work items: their progress says more than their count.
+      content = item.is_epic ? (
+        <span className="wi-sheet-text">
+          <EpicProgressChip item={item} />
+        </span>
+      ) : (
+        <span className="wi-sheet-text">{item.sub_issues_count}</span>
+      );
       break;
     case "attachment_count":
       content = <span className="wi-sheet-text">{item.attachment_count}</span>;

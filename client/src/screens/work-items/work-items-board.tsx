@@ -7,9 +7,9 @@
  * server. Each scope has its own view settings (stores/work-item-view, by view key). The peek
  * opens with ?peekId=. A cycle or module board can show a details panel at its right.
  */
-import { calendarDate, type DisplayFilters, hasActiveFilters, parseIssueFilters, ROLE } from "@tideline/shared";
+import { calendarDate, type DisplayFilters, ROLE } from "@tideline/shared";
 import clsx from "clsx";
-import { FolderKanban, PanelRight, Plus, Search, Settings, X } from "lucide-react";
+import { FolderKanban, PanelRight, Plus, Settings, X } from "lucide-react";
 import {
   type ComponentType,
   lazy,
@@ -45,12 +45,9 @@ import {
 } from "../../stores/work-item-view";
 import {
   fetchWorkItemsPage,
-  getWorkItem,
   loadProjectWorkItems,
   useProjectWorkItems,
-  type WorkItem,
   type WorkItemInput,
-  type WorkItemListPage,
   watchProjectFocus,
 } from "../../stores/work-items";
 import { SaveAsViewButton } from "../views/save-as-view";
@@ -62,10 +59,9 @@ import { useCurrentWorkspace } from "../workspace/use-workspace";
 import {
   BoardBody,
   type BoardBodyProps,
-  boardLayoutOf,
+  BoardControls,
+  BoardFilterBar,
   filteredNow,
-  LayoutSwitcher,
-  LockedMenus,
   useBoardSelection,
 } from "./board-parts";
 import {
@@ -80,16 +76,13 @@ import { BulkBar } from "./bulk-bar";
 import {
   buildLookups,
   cachedTranslate,
-  pipelineContext,
   SelectionContext,
   WorkItemsContext,
   type WorkItemsContextValue,
 } from "./context";
 import { CreateWorkItemModal } from "./create-work-item-modal";
-import { DisplayMenu } from "./display-menu";
-import { FilterChips, FiltersMenu } from "./filters";
 import { LiveIndicator } from "./live-indicator";
-import { buildGroups, pageToGroups } from "./pipeline";
+import { useBoardData } from "./use-board-data";
 import "./work-items.css";
 import "./work-items-board.css";
 
@@ -225,11 +218,11 @@ export function WorkItemsBoard({
     if (!isMember) return;
     loadWorkItemView(slug, viewKey).catch(() => undefined);
     // A view change made just before the tab closes is still saved.
-    const flush = () => flushWorkItemView(viewKey);
-    window.addEventListener("pagehide", flush);
+    const unloading = () => flushWorkItemView(viewKey, true);
+    window.addEventListener("pagehide", unloading);
     return () => {
-      window.removeEventListener("pagehide", flush);
-      flush();
+      window.removeEventListener("pagehide", unloading);
+      flushWorkItemView(viewKey);
     };
   }, [slug, viewKey, isMember]);
 
@@ -351,152 +344,43 @@ export function WorkItemsBoard({
     return () => window.removeEventListener("keydown", onKey);
   }, [canAdd, openCreate, selected.size, clearSelection]);
 
-  // ───── the pipeline ─────
-  const filters = useMemo(() => parseIssueFilters(viewFilters as Record<string, unknown>).filters, [viewFilters]);
-  const layout = boardLayoutOf(display);
-  // The calendar places items by date: it needs them filtered and ordered, not grouped.
-  const groupBy =
-    layout === "spreadsheet" || layout === "calendar" || layout === "gantt_chart" ? null : display.group_by;
-  const subGroupBy = layout === "kanban" ? display.sub_group_by : null;
-  const result = useMemo(() => {
-    void version;
-    return buildGroups<WorkItem>(
-      items,
-      {
-        filters,
-        scope: { type: display.type, sub_issue: display.sub_issue },
-        search,
-        projectIdentifier: project?.identifier,
-        groupBy,
-        subGroupBy,
-        orderBy: display.order_by,
-        showEmptyGroups: display.show_empty_groups,
-      },
-      pipelineContext(lookups, today),
-    );
-  }, [
+  // ───── the pipeline, and the server's first page while the cache loads ─────
+  const fetchPreview = useCallback(
+    (query: Record<string, string>) => fetchWorkItemsPage(slug, projectId, query, scopeListPath(boardScope)),
+    [slug, projectId, boardScope],
+  );
+  const localReady = status === "ready" && meta?.status === "ready";
+  const { layout, groupBy, subGroupBy, shown, ready, liveCount, filtered } = useBoardData({
     items,
     version,
-    filters,
-    display.type,
-    display.sub_issue,
-    display.order_by,
-    display.show_empty_groups,
+    view,
+    viewKey,
     search,
-    project?.identifier,
-    groupBy,
-    subGroupBy,
     lookups,
     today,
-  ]);
-
-  // ───── first paint from the server while the cache loads ─────
-  const previewQuery = useMemo(() => {
-    const q: Record<string, string> = {
-      per_page: layout === "spreadsheet" ? "100" : "50",
-      order_by: display.order_by,
-    };
-    if (groupBy) q.group_by = groupBy;
-    if (groupBy && subGroupBy) q.sub_group_by = subGroupBy;
-    if (display.type) q.type = display.type;
-    if (!display.sub_issue) q.sub_issue = "false";
-    for (const [key, values] of Object.entries(viewFilters)) if (values?.length) q[key] = values.join(",");
-    if (search.trim()) q.search = search.trim();
-    return q;
-  }, [layout, display.order_by, display.type, display.sub_issue, groupBy, subGroupBy, viewFilters, search]);
-  const previewKey = JSON.stringify([viewKey, previewQuery, display.show_empty_groups]);
-  const [preview, setPreview] = useState<{ key: string; page: WorkItemListPage } | null>(null);
-  const viewReady = view.status !== "loading";
-  useEffect(() => {
-    if (status === "ready" || !isMember || !viewReady) return;
-    let alive = true;
-    fetchWorkItemsPage(slug, projectId, previewQuery, scopeListPath(boardScope))
-      .then((page) => alive && setPreview({ key: previewKey, page }))
-      .catch(() => undefined);
-    return () => {
-      alive = false;
-    };
-  }, [status, isMember, viewReady, slug, projectId, previewQuery, previewKey, boardScope]);
-  const previewResult = useMemo(() => {
-    if (!preview || preview.key !== previewKey) return null;
-    void version;
-    const shown = pageToGroups(preview.page.results, preview.page.total_count, {
-      grouped: groupBy !== null,
-      subGrouped: groupBy !== null && subGroupBy !== null,
-      showEmptyGroups: display.show_empty_groups,
-    });
-    // Show each item as the cache holds it now (a change made on the first page shows at once).
-    const fresh = (list: WorkItem[]) => list.map((i) => getWorkItem(i.id) ?? i).filter((i) => !i.archived_at);
-    for (const g of shown.groups) {
-      g.items = fresh(g.items);
-      if (g.subGroups) for (const sg of g.subGroups) sg.items = fresh(sg.items);
-    }
-    shown.items = fresh(shown.items);
-    return shown;
-  }, [preview, previewKey, version, groupBy, subGroupBy, display.show_empty_groups]);
-
-  const localReady = status === "ready" && meta?.status === "ready";
-  const ready = localReady || (previewResult !== null && meta?.status === "ready");
-  const shown = localReady ? result : (previewResult ?? result);
-  // How many items the scope holds (0 → the empty state), whatever the filters.
-  const liveCount = useMemo(
-    () =>
-      localReady
-        ? items.filter((i) => !i.archived_at && !i.is_draft).length
-        : previewResult && !filteredNow(viewFilters, search, display)
-          ? previewResult.total
-          : 1,
-    [localReady, items, previewResult, viewFilters, search, display],
-  );
-  const filtered = hasActiveFilters(filters) || Boolean(search.trim()) || display.type !== null || !display.sub_issue;
-
-  // Performance marks (benchmarks read them): the first painted board, and each repaint after a filter change.
-  const painted = useRef(false);
-  const filterKey = JSON.stringify([view.filters, search, display.type, display.sub_issue]);
-  const lastFilterKey = useRef(filterKey);
-  useEffect(() => {
-    if (!ready) return;
-    const after = (name: string) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
-    if (!painted.current) {
-      painted.current = true;
-      lastFilterKey.current = filterKey;
-      after("tideline:board:painted");
-    } else if (lastFilterKey.current !== filterKey) {
-      lastFilterKey.current = filterKey;
-      after("tideline:filter:painted");
-    }
-  }, [ready, filterKey]);
-
+    projectIdentifier: project?.identifier,
+    localReady,
+    metaReady: meta?.status === "ready",
+    previewWanted: status !== "ready" && isMember && view.status !== "loading",
+    fetchPreview,
+  });
   const header = (
     <PageHeader
       actions={
         project && isMember ? (
           <>
-            <div className="wi-search">
-              <Search size={13} aria-hidden />
-              <input
-                type="search"
-                className="wi-search-input"
-                // A cycle's or module's board has more controls: the short word leaves room for the title.
-                placeholder={scope.kind === "project" ? t("workItems.search") : t("workItems.searchShort")}
-                aria-label={t("workItems.search")}
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-              />
-            </div>
-            <LayoutSwitcher
+            <BoardControls
+              ctx={ctxValue}
+              search={search}
+              onSearch={setSearch}
+              // A cycle's or module's board has more controls: the short word leaves room for the title.
+              placeholder={scope.kind === "project" ? t("workItems.search") : t("workItems.searchShort")}
               layout={layout}
               lockedReason={lockedReason}
-              onChange={(l) => setDisplayFilters(slug, viewKey, { layout: l })}
+              filters={viewFilters}
+              display={display}
+              properties={view.display_properties}
             />
-            {lockedReason ? (
-              <LockedMenus reason={lockedReason} />
-            ) : (
-              <WorkItemsContext.Provider value={ctxValue}>
-                <FiltersMenu filters={viewFilters} />
-                <DisplayMenu display={display} properties={view.display_properties} />
-              </WorkItemsContext.Provider>
-            )}
             {actions}
             {canAdd ? (
               <Button size="sm" onClick={() => openCreate(undefined)} title={t("workItems.addShortcut")}>
@@ -613,15 +497,8 @@ export function WorkItemsBoard({
         }}
       />
     ) : null;
-  const chipsExtra = filterActions ?? saveAsView;
-  const chips = !ready ? null : chipsExtra ? (
-    <div className="wib-filterbar">
-      <FilterChips filters={viewFilters} />
-      <div className="wib-filterbar-actions">{chipsExtra}</div>
-    </div>
-  ) : (
-    <FilterChips filters={viewFilters} />
-  );
+  const chipsExtra = filterActions ?? saveAsView ?? undefined;
+  const chips = ready ? <BoardFilterBar filters={viewFilters} actions={chipsExtra} /> : null;
 
   const bodyBase: BoardBodyProps = {
     layout,

@@ -33,7 +33,7 @@ import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
 import { watchWorkspaceLive } from "../../stores/live-workspace";
 import { session } from "../../stores/session";
-import { seedLocalView, workItemView, workspaceViewKey } from "../../stores/work-item-view";
+import { clearFilters, seedLocalView, workItemView, workspaceViewKey } from "../../stores/work-item-view";
 import {
   BUILT_IN_VIEWS,
   builtInFilters,
@@ -294,8 +294,10 @@ export function WorkspaceViewsScreen() {
         view={modal === "edit" && saved ? saved : undefined}
         settings={modal === "new" ? NEW_VIEW_SETTINGS : saveAsSettings}
         onCreated={(view) => {
-          // The built-in or saved view this came from goes back to what it was.
+          // The view this came from goes back to what it was: a saved view to itself, a built-in
+          // view to no filters (they went into the new view).
           if (modal === "saveAs" && saved) seedLocalView(viewKey, saved);
+          else if (modal === "saveAs" && builtIn) clearFilters(slug, viewKey);
           toast.success(t("workspaceViews.created", { name: viewName(view, t) }));
           navigate(`/${slug}/workspace-views/${view.id}/`);
         }}
