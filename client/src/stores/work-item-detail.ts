@@ -15,6 +15,7 @@ import { FILE_TOO_LARGE_MESSAGE, MAX_ATTACHMENT_SIZE, STATE_GROUPS, type StateGr
 import { toast } from "sonner";
 import { api, errorMessage, HTTPError } from "../lib/api";
 import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
+import { isNoAnswer } from "../lib/offline/outbox";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { session } from "./session";
@@ -266,6 +267,18 @@ export async function loadWorkItemDetail(
   } catch (error) {
     if (error instanceof HTTPError && (error.response.status === 404 || error.response.status === 400)) {
       return { status: "missing" };
+    }
+    // Offline: the item as the local cache holds it (title, properties; the description's live
+    // document has its own offline copy). Its reactions, links and files wait for the network.
+    const cached = getWorkItem(id);
+    if (cached && isNoAnswer(error)) {
+      const detail = detailEntry(id, cached.project_id);
+      if (detail.status !== "ready") {
+        detail.status = "ready";
+        if (options.identifier) detail.projectIdentifier = options.identifier;
+        detail.descriptionHtml = cached.description_html ?? "";
+      }
+      return { status: "ready", id, projectId: cached.project_id };
     }
     throw error;
   }
@@ -989,7 +1002,7 @@ export async function addSubIssues(
           headers: mutationHeaders(),
         })
         .json<{ sub_issues: WorkItem[] }>(),
-    error: "Couldn't add the sub-items",
+    error: getWorkItem(id)?.is_epic ? "Couldn't add the work items" : "Couldn't add the sub-items",
   });
   if (!answer) return;
   setSubIssues(detail, answer.sub_issues);
@@ -1009,7 +1022,9 @@ export async function createSubIssue(slug: string, projectId: string, id: string
     refreshTimeline(slug, projectId, id);
     return true;
   } catch (error) {
-    toast.error("Couldn't create the sub-item", { description: await errorMessage(error) });
+    // An epic's children are its work items, not sub-items.
+    const what = getWorkItem(id)?.is_epic ? "work item" : "sub-item";
+    toast.error(`Couldn't create the ${what}`, { description: await errorMessage(error) });
     return false;
   }
 }

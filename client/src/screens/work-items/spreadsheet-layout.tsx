@@ -246,7 +246,9 @@ export function SpreadsheetLayout({ items }: { items: WorkItem[] }) {
             >
               {c.key === "cycle" || c.key === "modules"
                 ? t(`cycleModuleProps.${c.key}`)
-                : t(`workItems.columns.${c.key}`)}
+                : c.key === "name" && ctx.scope.kind === "epics"
+                  ? t("epics.title")
+                  : t(`workItems.columns.${c.key}`)}
             </div>
           ))}
         </div>
