@@ -19,6 +19,14 @@ export function defineStore<T extends object>(initial: () => T): T {
   return state;
 }
 
+/**
+ * State kept outside a store that must go at sign-out too (e.g. the per-user local database,
+ * which closes and deletes itself): called with the stores' resets.
+ */
+export function onStoresReset(reset: () => void): void {
+  resetters.add(reset);
+}
+
 export function resetAllStores(): void {
   for (const reset of resetters) reset();
 }

@@ -8,6 +8,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
+import { loadWithLocalCopy } from "../lib/local-db/meta";
 import { defineStore } from "../lib/store";
 import { getProjectWorkItems, getWorkItem, upsertWorkItems, type WorkItem } from "./work-items";
 
@@ -103,12 +104,19 @@ export function loadCycles(slug: string, projectId: string, force = false): Prom
   const current = cycles.byProject[projectId];
   if (current?.status === "ready" && !force) return Promise.resolve();
   if (!current) cycles.byProject[projectId] = { status: "loading", list: [] };
-  const promise = api
-    .get(cyclesPath(slug, projectId))
-    .json<Cycle[]>()
-    .then((list) => {
-      cycles.byProject[projectId] = { status: "ready", list };
-    })
+  // The local database's copy paints first when there is one; the server's answer replaces it.
+  const promise = loadWithLocalCopy(
+    projectId,
+    ["cycles"],
+    api
+      .get(cyclesPath(slug, projectId))
+      .json<Cycle[]>()
+      .then((list) => ({ cycles: list })),
+    (lists) => {
+      cycles.byProject[projectId] = { status: "ready", list: lists.cycles };
+    },
+    !current,
+  )
     .catch((error: unknown) => {
       const entry = cycles.byProject[projectId];
       if (entry && entry.status !== "ready") entry.status = "error";

@@ -8,6 +8,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage, fieldErrors, HTTPError } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
+import { loadWithLocalCopy } from "../lib/local-db/meta";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { getWorkItem, upsertWorkItems, type WorkItem, getProjectWorkItems as workItemsOf } from "./work-items";
@@ -110,12 +111,19 @@ export function loadModules(slug: string, projectId: string, force = false): Pro
   const current = modules.byProject[projectId];
   if (current?.status === "ready" && !force) return Promise.resolve();
   if (!current) modules.byProject[projectId] = { status: "loading", list: [] };
-  const promise = api
-    .get(modulesPath(slug, projectId))
-    .json<Module[]>()
-    .then((list) => {
-      modules.byProject[projectId] = { status: "ready", list };
-    })
+  // The local database's copy paints first when there is one; the server's answer replaces it.
+  const promise = loadWithLocalCopy(
+    projectId,
+    ["modules"],
+    api
+      .get(modulesPath(slug, projectId))
+      .json<Module[]>()
+      .then((list) => ({ modules: list })),
+    (lists) => {
+      modules.byProject[projectId] = { status: "ready", list: lists.modules };
+    },
+    !current,
+  )
     .catch((error: unknown) => {
       const entry = modules.byProject[projectId];
       if (entry && entry.status !== "ready") entry.status = "error";

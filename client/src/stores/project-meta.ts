@@ -8,6 +8,7 @@ import { STATE_GROUPS } from "@tideline/shared";
 import { useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { api } from "../lib/api";
+import { loadWithLocalCopy, readProjectLists } from "../lib/local-db/meta";
 import { defineStore } from "../lib/store";
 import { mentionablesOf } from "./members";
 
@@ -70,6 +71,28 @@ export const projectMeta = defineStore(() => ({
 }));
 
 const inflight = new Map<string, Promise<void>>();
+/** Projects whose meta shows the local database's copy, not yet the server's answer. */
+const fromLocalCopy = new Set<string>();
+const META_LISTS = ["states", "labels", "members", "estimates"] as const;
+
+/**
+ * Show a project's stored meta before its load is asked for (a board reads it ahead, while the
+ * server is still asked whether the user is a member); the load then replaces it.
+ */
+export function prefetchProjectMeta(projectId: string): void {
+  if (projectMeta.byProject[projectId]) return;
+  void readProjectLists(projectId, META_LISTS).then((lists) => {
+    if (!lists || projectMeta.byProject[projectId]) return;
+    fromLocalCopy.add(projectId);
+    projectMeta.byProject[projectId] = {
+      status: "ready",
+      states: sortStates(lists.states),
+      labels: sortLabels(lists.labels),
+      members: lists.members,
+      estimates: lists.estimates,
+    };
+  });
+}
 
 /** States ordered as the product shows them: by group (fixed order), then position. */
 export function sortStates(states: readonly ProjectState[]): ProjectState[] {
@@ -84,19 +107,28 @@ export function sortLabels(labels: readonly ProjectLabel[]): ProjectLabel[] {
 /** Load (or reload with `force`) a project's states, labels, members and estimates. */
 export function loadProjectMeta(slug: string, projectId: string, force = false): Promise<void> {
   const existing = projectMeta.byProject[projectId];
-  if (existing?.status === "ready" && !force) return Promise.resolve();
+  const copyShown = fromLocalCopy.has(projectId);
+  if (existing?.status === "ready" && !force && !copyShown) return Promise.resolve();
   const running = inflight.get(projectId);
   if (running) return running;
   if (!existing)
     projectMeta.byProject[projectId] = { status: "loading", states: [], labels: [], members: [], estimates: [] };
   const base = `/api/workspaces/${slug}/projects/${projectId}`;
-  const promise = Promise.all([
+  const fromServer = Promise.all([
     api.get(`${base}/states/`).json<ProjectState[]>(),
     api.get(`${base}/issue-labels/`).json<ProjectLabel[]>(),
     api.get(`${base}/members/`).json<ProjectMember[]>(),
     api.get(`${base}/estimates/`).json<Estimate[]>(),
-  ])
-    .then(([states, labels, members, estimates]) => {
+  ]).then(([states, labels, members, estimates]) => ({ states, labels, members, estimates }));
+  // The local database's copy paints first when there is one; the server's answer replaces it.
+  const promise = loadWithLocalCopy(
+    projectId,
+    META_LISTS,
+    fromServer.then((lists) => {
+      fromLocalCopy.delete(projectId);
+      return lists;
+    }),
+    ({ states, labels, members, estimates }) => {
       projectMeta.byProject[projectId] = {
         status: "ready",
         states: sortStates(states),
@@ -104,7 +136,9 @@ export function loadProjectMeta(slug: string, projectId: string, force = false):
         members,
         estimates,
       };
-    })
+    },
+    !existing || copyShown,
+  )
     .catch((error: unknown) => {
       const meta = projectMeta.byProject[projectId];
       if (meta) meta.status = "error";

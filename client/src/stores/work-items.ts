@@ -10,12 +10,24 @@
  * x-client-mutation-id, remembered so the live layer can skip the echo of our own changes.
  */
 import type { Priority } from "@tideline/shared";
+import { useEffect } from "react";
 import { toast } from "sonner";
 import { ref, useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
 import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
-import { defineStore } from "../lib/store";
-import { projectMeta } from "./project-meta";
+import { localDb } from "../lib/local-db/database";
+import {
+  bindWorkItemCache,
+  noteWorkItemChange,
+  noteWorkItemSettled,
+  readStoredProject,
+  type StoredProject,
+  SYNC_PAGE_SIZE,
+  syncProjectItems,
+  trackProject,
+} from "../lib/local-db/work-items";
+import { defineStore, onStoresReset } from "../lib/store";
+import { prefetchProjectMeta, projectMeta } from "./project-meta";
 
 /** A work item as the API presents it (live-server/src/routes/issues/query.ts). */
 export type WorkItem = {
@@ -131,14 +143,23 @@ function noteSince(item: WorkItem): void {
   if (!current || item.updated_at > current) since.set(item.project_id, item.updated_at);
 }
 
-/** Put items in the cache (no version bump). Drafts and deleted items never live here. */
-function put(item: WorkItem): void {
+/**
+ * Put items in the cache (no version bump). Drafts and deleted items never live here. Every change
+ * is written through to the local database (batched); `persist: false` is for items that came
+ * from it or are being stored by the sync itself.
+ */
+function put(item: WorkItem, persist = true): void {
   const previous = workItems.cache.byId.get(item.id);
-  if (previous && previous.project_id !== item.project_id)
+  if (previous && previous.project_id !== item.project_id) {
     workItems.cache.byProject.get(previous.project_id)?.delete(item.id);
+    noteWorkItemChange(previous.project_id, item.id);
+  }
   projectMap(item.project_id).set(item.id, item);
   workItems.cache.byId.set(item.id, item);
-  if (!item.id.startsWith(TEMP_PREFIX)) noteSince(item);
+  if (!item.id.startsWith(TEMP_PREFIX)) {
+    noteSince(item);
+    if (persist) noteWorkItemChange(item.project_id, item.id);
+  }
 }
 
 function drop(id: string): WorkItem | undefined {
@@ -146,6 +167,7 @@ function drop(id: string): WorkItem | undefined {
   if (!item) return undefined;
   workItems.cache.byId.delete(id);
   workItems.cache.byProject.get(item.project_id)?.delete(id);
+  noteWorkItemChange(item.project_id, id);
   return item;
 }
 
@@ -213,6 +235,7 @@ export function useProjectWorkItems(projectId: string): {
   const snap = useSnapshot(workItems);
   const version = snap.version[projectId] ?? 0;
   const status = snap.status[projectId] ?? "idle";
+  useEffect(() => prefetchLocalCopy(projectId), [projectId]);
   let memo = listMemo.get(projectId);
   if (!memo || memo.version !== version || (version === 0 && memo.items.length)) {
     memo = { version, items: getProjectWorkItems(projectId) };
@@ -261,7 +284,7 @@ const unionMemo = new Map<string, { version: number; items: WorkItem[] }>();
 
 type SyncPage = { results: WorkItem[]; count: number; next_cursor: string | null; next_page_results: boolean };
 
-const SYNC_PAGE = 500;
+const SYNC_PAGE = SYNC_PAGE_SIZE;
 
 async function fetchSyncOf(
   slug: string,
@@ -334,32 +357,110 @@ export function loadProjectEpics(slug: string, projectId: string): Promise<void>
 
 const loading = new Map<string, Promise<void>>();
 
-/** Load every work item of a project once (later calls refresh instead). */
+/** Local copies being read ahead of their project's load (consumed by it). */
+const prefetched = new Map<string, Promise<StoredProject | null>>();
+
+/**
+ * Start reading a project's local copy — items and metadata — as soon as a screen asks for its
+ * items: the load itself waits for the server to say the user is a member, and the copy is read
+ * meanwhile.
+ */
+function prefetchLocalCopy(projectId: string): void {
+  if ((workItems.status[projectId] ?? "idle") !== "idle" || prefetched.has(projectId)) return;
+  performance.mark("tideline:work-items:local-read");
+  prefetched.set(projectId, readStoredProject(projectId));
+  prefetchProjectMeta(projectId);
+}
+
+// A copy read for the previous user must not fill the next one's cache.
+onStoresReset(() => prefetched.clear());
+
+/**
+ * Load every work item of a project once (later calls refresh instead). With the local database,
+ * a complete stored copy fills the cache at once (the board paints from it) and the delta call
+ * catches up behind it; otherwise the sync list is read in full, each page stored as it arrives
+ * (an interrupted sync resumes from the stored part next time). `force` starts over from the server.
+ */
 export function loadProjectWorkItems(slug: string, projectId: string, options: { force?: boolean } = {}) {
   const running = loading.get(projectId);
   if (running) return running;
   if (workItems.status[projectId] === "ready" && !options.force) return refreshProject(slug, projectId);
   if (workItems.status[projectId] !== "ready") workItems.status[projectId] = "loading";
-  const promise = fetchSync(slug, projectId)
-    .then((items) => {
-      const map = projectMap(projectId);
-      // A change made while loading (e.g. on the first-paint page, or a quick add) stays until its answer.
-      const held = [...map.values()].filter((i) => pending.has(i.id) || isTempWorkItem(i.id));
-      for (const id of map.keys()) workItems.cache.byId.delete(id);
-      map.clear();
-      workItems.cache.since.delete(projectId);
-      for (const item of items) if (!item.is_draft) put(item);
-      for (const item of held) put(item);
+  localDb.projects[projectId] = "loading";
+  let fromLocalCopy = false;
+  const promise = loadProject(slug, projectId, options.force === true)
+    .then((local) => {
+      fromLocalCopy = local;
       workItems.status[projectId] = "ready";
+      localDb.projects[projectId] = "ready";
       bump([projectId]);
     })
     .catch((error: unknown) => {
       if (workItems.status[projectId] !== "ready") workItems.status[projectId] = "error";
+      localDb.projects[projectId] = "error";
       throw error;
     })
-    .finally(() => loading.delete(projectId));
+    .finally(() => {
+      loading.delete(projectId);
+      // Behind the painted local copy: what changed on the server since it was stored.
+      if (fromLocalCopy) refreshProject(slug, projectId).catch(() => undefined);
+    });
   loading.set(projectId, promise);
   return promise;
+}
+
+/** Fill the cache from the local copy or a full sync; true when it came from the local copy. */
+async function loadProject(slug: string, projectId: string, force: boolean): Promise<boolean> {
+  const ahead = prefetched.get(projectId);
+  prefetched.delete(projectId);
+  const stored = force ? null : await (ahead ?? readStoredProject(projectId));
+  if (stored?.sync.complete) {
+    fillProject(projectId, stored.items, [], stored.sync.since);
+    trackProject(projectId);
+    // Benchmarks read when the local copy was in the cache.
+    performance.mark("tideline:work-items:hydrated");
+    return true;
+  }
+  const [synced, epics] = await Promise.all([
+    syncProjectItems(projectId, syncSource(slug, projectId), stored),
+    withEpics.has(projectId) ? fetchSyncOf(slug, projectId, "epics") : Promise.resolve([]),
+  ]);
+  fillProject(projectId, synced.items, epics, synced.since);
+  return false;
+}
+
+function syncSource(slug: string, projectId: string) {
+  return {
+    page: (cursor: string | null) => {
+      const searchParams: Record<string, string> = { per_page: String(SYNC_PAGE) };
+      if (cursor) searchParams.cursor = cursor;
+      return api.get(`${base(slug, projectId)}/v2/issues/`, { searchParams }).json<SyncPage>();
+    },
+    deletedSince: (since: string) =>
+      api.get(`${base(slug, projectId)}/deleted-issues/`, { searchParams: { updated_at__gt: since } }).json<string[]>(),
+  };
+}
+
+/**
+ * Replace a project's items: `stored` are already in the local database (not written again),
+ * `fresh` ones are. The delta mark is the work items' own (`since`), never moved by epics.
+ */
+function fillProject(
+  projectId: string,
+  stored: readonly WorkItem[],
+  fresh: readonly WorkItem[],
+  since: string | null,
+): void {
+  const map = projectMap(projectId);
+  // A change made while loading (e.g. on the first-paint page, or a quick add) stays until its answer.
+  const held = [...map.values()].filter((i) => pending.has(i.id) || isTempWorkItem(i.id));
+  for (const id of map.keys()) workItems.cache.byId.delete(id);
+  map.clear();
+  for (const item of stored) if (!item.is_draft) put(item, false);
+  for (const item of fresh) if (!item.is_draft) put(item);
+  for (const item of held) put(item);
+  if (since) workItems.cache.since.set(projectId, since);
+  else workItems.cache.since.delete(projectId);
 }
 
 /** Fetch what changed since the newest item we hold, and what was deleted since. */
@@ -368,6 +469,7 @@ export function refreshProject(slug: string, projectId: string): Promise<void> {
   if (running) return running;
   if (workItems.status[projectId] !== "ready") return loadProjectWorkItems(slug, projectId);
   const since = workItems.cache.since.get(projectId);
+  localDb.projects[projectId] = "syncing";
   const promise = Promise.all([
     fetchSync(slug, projectId, since),
     since
@@ -390,6 +492,11 @@ export function refreshProject(slug: string, projectId: string): Promise<void> {
       }
       for (const id of deleted) if (drop(id)) touched = true;
       if (touched) bump([projectId]);
+      localDb.projects[projectId] = "ready";
+    })
+    .catch((error: unknown) => {
+      localDb.projects[projectId] = "error";
+      throw error;
     })
     .finally(() => loading.delete(projectId));
   loading.set(projectId, promise);
@@ -419,6 +526,14 @@ export function watchProjectFocus(slug: string, projectId: string): () => void {
   };
 }
 
+// The local database writes the cache's latest state of each changed item.
+bindWorkItemCache({
+  get: (id) => workItems.cache.byId.get(id),
+  isPending: (id) => pending.has(id),
+  since: (projectId) => workItems.cache.since.get(projectId),
+  items: (projectId) => getProjectWorkItems(projectId).filter((i) => !isTempWorkItem(i.id)),
+});
+
 // ───────────── changes ─────────────
 
 const TEMP_PREFIX = "temp-";
@@ -434,6 +549,7 @@ function end(id: string): boolean {
   const n = (pending.get(id) ?? 1) - 1;
   if (n <= 0) {
     pending.delete(id);
+    noteWorkItemSettled(id);
     return true;
   }
   pending.set(id, n);

@@ -1,0 +1,406 @@
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ProjectState } from "../../stores/project-meta";
+import { type CurrentUser, session } from "../../stores/session";
+import type { WorkItem } from "../../stores/work-items";
+import { resetAllStores } from "../store";
+import { localDatabase, localDb, resetLocalDatabaseForTests } from "./database";
+import { setLocalDbEnabled } from "./flag";
+import { loadWithLocalCopy, readProjectLists } from "./meta";
+import { databaseName, LOCAL_DB_VERSION } from "./schema";
+import {
+  bindWorkItemCache,
+  flushLocalWrites,
+  noteWorkItemChange,
+  noteWorkItemSettled,
+  readStoredProject,
+  type SyncSource,
+  syncProjectItems,
+  writeSnapshots,
+} from "./work-items";
+
+const PROJECT = "p1";
+
+function item(n: number, overrides: Partial<WorkItem> = {}): WorkItem {
+  const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
+  return {
+    id: `i${String(n).padStart(5, "0")}`,
+    name: `Item ${n}`,
+    sequence_id: n,
+    project_id: PROJECT,
+    workspace_id: "w1",
+    state_id: null,
+    state__group: null,
+    priority: "none",
+    parent_id: null,
+    estimate_point: null,
+    start_date: null,
+    target_date: null,
+    sort_order: n * 1000,
+    completed_at: null,
+    archived_at: null,
+    is_draft: false,
+    is_epic: false,
+    type_id: null,
+    cycle_id: null,
+    module_ids: [],
+    assignee_ids: [],
+    label_ids: [],
+    sub_issues_count: 0,
+    link_count: 0,
+    attachment_count: 0,
+    created_at: at,
+    updated_at: at,
+    created_by: null,
+    updated_by: null,
+    ...overrides,
+  };
+}
+
+/**
+ * The v2 sync list over an in-memory project, as the server pages it: oldest change first, 500
+ * per page, the cursor naming the last item of the page. `failAt` makes that page's call fail.
+ */
+function serverOf(items: WorkItem[], options: { failAt?: number; deleted?: string[] } = {}) {
+  const calls = { pages: [] as (string | null)[], deletedSince: [] as string[] };
+  const source: SyncSource = {
+    async page(cursor) {
+      calls.pages.push(cursor);
+      if (options.failAt === calls.pages.length) throw new Error("network down");
+      const sorted = [...items].sort((a, b) => a.updated_at.localeCompare(b.updated_at) || a.id.localeCompare(b.id));
+      const start = cursor ? sorted.findIndex((i) => `${i.updated_at}|${i.id}` === cursor) + 1 : 0;
+      const results = sorted.slice(start, start + 500);
+      const last = results.at(-1);
+      const more = start + 500 < sorted.length;
+      return { results, next_cursor: more && last ? `${last.updated_at}|${last.id}` : null, next_page_results: more };
+    },
+    async deletedSince(since) {
+      calls.deletedSince.push(since);
+      return options.deleted ?? [];
+    },
+  };
+  return { source, calls };
+}
+
+/** The in-memory cache the write-through reads (work-items.ts binds the real one). */
+function cacheOf(items: WorkItem[]) {
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const pending = new Set<string>();
+  let since: string | undefined = items
+    .map((i) => i.updated_at)
+    .sort()
+    .at(-1);
+  bindWorkItemCache({
+    get: (id) => byId.get(id),
+    isPending: (id) => pending.has(id),
+    since: () => since,
+    items: () => [...byId.values()],
+  });
+  return {
+    byId,
+    pending,
+    put(next: WorkItem) {
+      byId.set(next.id, next);
+      if (!since || next.updated_at > since) since = next.updated_at;
+      noteWorkItemChange(next.project_id, next.id);
+    },
+    drop(id: string) {
+      byId.delete(id);
+      noteWorkItemChange(PROJECT, id);
+    },
+  };
+}
+
+const many = (count: number, from = 1) => Array.from({ length: count }, (_, k) => item(from + k));
+
+async function databaseNames(): Promise<string[]> {
+  return (await indexedDB.databases()).map((d) => d.name ?? "");
+}
+
+beforeEach(() => {
+  // A fresh browser profile for each test.
+  globalThis.indexedDB = new IDBFactory();
+  resetLocalDatabaseForTests();
+  setLocalDbEnabled(true);
+  session.user = { id: "u1" } as CurrentUser;
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  resetAllStores();
+});
+
+describe("opening the local database", () => {
+  it("opens one database per user, and the status goes initializing → ready", async () => {
+    expect(localDb.status).toBeUndefined();
+    const opening = localDatabase();
+    expect(localDb.status).toBe("initializing");
+    expect(await opening).not.toBeNull();
+    expect(localDb.status).toBe("ready");
+    expect(await databaseNames()).toEqual([databaseName("u1")]);
+  });
+
+  it("clears every stored row when the stored version is another one", async () => {
+    const db = await localDatabase();
+    await db?.put("issues", item(1));
+    await db?.put("states", { id: "s1", project_id: PROJECT } as never);
+    await db?.put("options", { key: "version", value: "1.0" });
+    resetLocalDatabaseForTests();
+
+    const reopened = await localDatabase();
+    expect(await reopened?.count("issues")).toBe(0);
+    expect(await reopened?.count("states")).toBe(0);
+    expect((await reopened?.get("options", "version"))?.value).toBe(LOCAL_DB_VERSION);
+  });
+
+  it("keeps the rows when the version matches", async () => {
+    const db = await localDatabase();
+    await db?.put("issues", item(1));
+    resetLocalDatabaseForTests();
+    expect(await (await localDatabase())?.count("issues")).toBe(1);
+  });
+
+  it("a failure to open falls back to the server: null and the status says error", async () => {
+    vi.spyOn(globalThis.indexedDB, "open").mockImplementation(() => {
+      throw new Error("blocked by the browser");
+    });
+    expect(await localDatabase()).toBeNull();
+    expect(localDb.status).toBe("error");
+    expect(await readStoredProject(PROJECT)).toBeNull();
+  });
+});
+
+describe("the first sync of a project", () => {
+  it("stores pages of 500 in transactions of at most 50 puts, then marks the copy complete", async () => {
+    const all = many(1234);
+    const { source, calls } = serverOf(all);
+    const putsPerTransaction = new Map<IDBTransaction, number>();
+    const put = IDBObjectStore.prototype.put;
+    vi.spyOn(IDBObjectStore.prototype, "put").mockImplementation(function (this: IDBObjectStore, ...args) {
+      if (this.name === "issues")
+        putsPerTransaction.set(this.transaction, (putsPerTransaction.get(this.transaction) ?? 0) + 1);
+      return put.apply(this, args);
+    });
+
+    const synced = await syncProjectItems(PROJECT, source, null);
+
+    expect(calls.pages).toHaveLength(3);
+    expect(synced.items).toHaveLength(1234);
+    expect(synced.since).toBe(all.at(-1)?.updated_at);
+    // 500 → 10 × 50, 500 → 10 × 50, 234 → 4 × 50 + 34.
+    expect([...putsPerTransaction.values()]).toEqual([...Array(24).fill(50), 34]);
+    const stored = await readStoredProject(PROJECT);
+    expect(stored?.items).toHaveLength(1234);
+    expect(stored?.sync).toMatchObject({ complete: true, cursor: null, since: all.at(-1)?.updated_at });
+  });
+
+  it("an interrupted sync (page 2 fails) keeps page 1 and resumes from its cursor", async () => {
+    const all = many(1200);
+    const first = serverOf(all, { failAt: 2 });
+    await expect(syncProjectItems(PROJECT, first.source, null)).rejects.toThrow("network down");
+
+    const partial = await readStoredProject(PROJECT);
+    expect(partial?.items).toHaveLength(500);
+    expect(partial?.sync.complete).toBe(false);
+    const page1Last = all[499] as WorkItem;
+    expect(partial?.sync.cursor).toBe(`${page1Last.updated_at}|${page1Last.id}`);
+    expect(partial?.sync.since).toBe(page1Last.updated_at);
+
+    // Meanwhile item 7 (page 1) was deleted on the server.
+    const remaining = all.filter((i) => i.id !== "i00007");
+    const second = serverOf(remaining, { deleted: ["i00007"] });
+    const synced = await syncProjectItems(PROJECT, second.source, partial);
+
+    // Page 1 is not fetched again: the first call starts at the stored cursor.
+    expect(second.calls.pages[0]).toBe(partial?.sync.cursor);
+    expect(second.calls.pages).toHaveLength(2);
+    expect(second.calls.deletedSince).toEqual([page1Last.updated_at]);
+    expect(synced.items).toHaveLength(1199);
+    const stored = await readStoredProject(PROJECT);
+    expect(stored?.sync.complete).toBe(true);
+    expect(stored?.items.map((i) => i.id).sort()).toEqual(remaining.map((i) => i.id).sort());
+  });
+
+  it("a forced sync starts over: rows the server no longer has are gone", async () => {
+    await syncProjectItems(PROJECT, serverOf(many(3)).source, null);
+    await syncProjectItems(PROJECT, serverOf(many(2)).source, null);
+    expect((await readStoredProject(PROJECT))?.items.map((i) => i.id)).toEqual(["i00001", "i00002"]);
+  });
+
+  it("leaves drafts out", async () => {
+    const synced = await syncProjectItems(PROJECT, serverOf([item(1), item(2, { is_draft: true })]).source, null);
+    expect(synced.items.map((i) => i.id)).toEqual(["i00001"]);
+    expect((await readStoredProject(PROJECT))?.items).toHaveLength(1);
+  });
+});
+
+describe("write-through of the cache's changes", () => {
+  it("hydrate → delta → persisted: the delta's changes and deletions, and the newer mark, are stored", async () => {
+    const all = many(20);
+    await syncProjectItems(PROJECT, serverOf(all).source, null);
+    const hydrated = await readStoredProject(PROJECT);
+    expect(hydrated?.sync.complete).toBe(true);
+    const cache = cacheOf(hydrated?.items ?? []);
+
+    // The delta call's answer, applied to the cache as refreshProject does.
+    const changed = item(3, { name: "Renamed", updated_at: "2026-02-01T00:00:00.000Z" });
+    const created = item(21, { updated_at: "2026-02-01T00:00:01.000Z" });
+    cache.put(changed);
+    cache.put(created);
+    cache.drop("i00005");
+    await flushLocalWrites();
+
+    const stored = await readStoredProject(PROJECT);
+    const byId = new Map(stored?.items.map((i) => [i.id, i]));
+    expect(byId.get("i00003")?.name).toBe("Renamed");
+    expect(byId.has("i00021")).toBe(true);
+    expect(byId.has("i00005")).toBe(false);
+    expect(stored?.items).toHaveLength(20);
+    expect(stored?.sync.since).toBe("2026-02-01T00:00:01.000Z");
+  });
+
+  it("a warm open reads the snapshot; a change makes it stale (rows are read) until it is written again", async () => {
+    await syncProjectItems(PROJECT, serverOf(many(30)).source, null);
+    const getAll = vi.spyOn(IDBIndex.prototype, "getAll");
+    expect((await readStoredProject(PROJECT))?.items).toHaveLength(30);
+    expect(getAll).not.toHaveBeenCalled();
+
+    const cache = cacheOf(many(30));
+    cache.put(item(2, { name: "Changed", updated_at: "2026-02-01T00:00:00.000Z" }));
+    await flushLocalWrites();
+    const fromRows = await readStoredProject(PROJECT);
+    expect(getAll).toHaveBeenCalledTimes(1);
+    expect(fromRows?.items.find((i) => i.id === "i00002")?.name).toBe("Changed");
+
+    await writeSnapshots();
+    getAll.mockClear();
+    const fromSnapshot = await readStoredProject(PROJECT);
+    expect(getAll).not.toHaveBeenCalled();
+    expect(fromSnapshot?.items.find((i) => i.id === "i00002")?.name).toBe("Changed");
+    expect(fromSnapshot?.items).toHaveLength(30);
+  });
+
+  it("no snapshot is written while a change is still unwritten", async () => {
+    await syncProjectItems(PROJECT, serverOf(many(3)).source, null);
+    const cache = cacheOf(many(3));
+    cache.put(item(1, { name: "Optimistic" }));
+    cache.pending.add("i00001");
+    await flushLocalWrites();
+    cache.put(item(2, { name: "Changed" }));
+    await flushLocalWrites();
+    await writeSnapshots();
+    const getAll = vi.spyOn(IDBIndex.prototype, "getAll");
+    const stored = await readStoredProject(PROJECT);
+    // Still read from the rows, which hold the server's copy of item 1.
+    expect(getAll).toHaveBeenCalledTimes(1);
+    expect(stored?.items.find((i) => i.id === "i00001")?.name).toBe("Item 1");
+  });
+
+  it("a burst of changes is one transaction", async () => {
+    await syncProjectItems(PROJECT, serverOf(many(100)).source, null);
+    const cache = cacheOf(many(100));
+    const transaction = vi.spyOn(IDBDatabase.prototype, "transaction");
+    for (let n = 1; n <= 100; n++)
+      cache.put(item(n, { name: `Live ${n}`, updated_at: `2026-03-01T00:00:${String(n % 60).padStart(2, "0")}.000Z` }));
+    await flushLocalWrites();
+    expect(transaction.mock.calls.filter(([, mode]) => mode === "readwrite")).toHaveLength(1);
+    expect((await readStoredProject(PROJECT))?.items.every((i) => i.name.startsWith("Live"))).toBe(true);
+  });
+
+  it("an item with a request in flight is written only once it settles (the copy holds what the server has)", async () => {
+    await syncProjectItems(PROJECT, serverOf([item(1)]).source, null);
+    const cache = cacheOf([item(1)]);
+    cache.put(item(1, { name: "Optimistic" }));
+    cache.pending.add("i00001");
+    await flushLocalWrites();
+    expect((await readStoredProject(PROJECT))?.items[0]?.name).toBe("Item 1");
+
+    cache.pending.delete("i00001");
+    cache.byId.set("i00001", item(1, { name: "Confirmed" }));
+    noteWorkItemSettled("i00001");
+    await flushLocalWrites();
+    expect((await readStoredProject(PROJECT))?.items[0]?.name).toBe("Confirmed");
+  });
+
+  it("changes of a project without a complete copy are not written", async () => {
+    const cache = cacheOf([]);
+    cache.put(item(1, { project_id: "elsewhere" }));
+    await flushLocalWrites();
+    const db = await localDatabase();
+    expect(await db?.count("issues")).toBe(0);
+  });
+});
+
+describe("project metadata", () => {
+  type State = ProjectState;
+  const states: State[] = [
+    {
+      id: "s1",
+      project_id: PROJECT,
+      name: "Todo",
+      description: "",
+      color: "#000",
+      group: "unstarted",
+      default: true,
+      sequence: 1,
+    },
+  ];
+
+  it("paints from the stored lists before the server answers, then stores the server's", async () => {
+    const applied: string[][] = [];
+    const apply = (lists: { states: { name: string }[] }) => applied.push(lists.states.map((s) => s.name));
+    await loadWithLocalCopy(PROJECT, ["states"], Promise.resolve({ states: [...states] }), apply);
+    await vi.waitFor(async () => expect(await readProjectLists(PROJECT, ["states"])).not.toBeNull());
+
+    applied.length = 0;
+    let answer: (lists: { states: State[] }) => void = () => undefined;
+    const server = new Promise<{ states: State[] }>((resolve) => {
+      answer = resolve;
+    });
+    const done = loadWithLocalCopy(PROJECT, ["states"], server, apply);
+    await vi.waitFor(() => expect(applied).toEqual([["Todo"]]));
+    answer({ states: [{ ...(states[0] as State), name: "To do" }] });
+    await done;
+    expect(applied).toEqual([["Todo"], ["To do"]]);
+  });
+
+  it("a failed server answer after the stored copy painted is not an error; without a copy it is", async () => {
+    await expect(
+      loadWithLocalCopy(PROJECT, ["states"], Promise.reject(new Error("offline")), () => undefined),
+    ).rejects.toThrow("offline");
+    await loadWithLocalCopy(PROJECT, ["states"], Promise.resolve({ states: [...states] }), () => undefined);
+    await vi.waitFor(async () => expect(await readProjectLists(PROJECT, ["states"])).not.toBeNull());
+    await expect(
+      loadWithLocalCopy(PROJECT, ["states"], Promise.reject(new Error("offline")), () => undefined),
+    ).resolves.toBeUndefined();
+  });
+});
+
+describe("the flag and signing out", () => {
+  it("flag off: no IndexedDB use at all, the sync only fetches", async () => {
+    setLocalDbEnabled(false);
+    const open = vi.spyOn(globalThis.indexedDB, "open");
+    const synced = await syncProjectItems(PROJECT, serverOf(many(600)).source, null);
+    expect(synced.items).toHaveLength(600);
+    expect(await readStoredProject(PROJECT)).toBeNull();
+    expect(await readProjectLists(PROJECT, ["states"])).toBeNull();
+    expect(open).not.toHaveBeenCalled();
+    expect(localDb.status).toBeUndefined();
+  });
+
+  it("signing out (every store reset) deletes the database", async () => {
+    await syncProjectItems(PROJECT, serverOf(many(10)).source, null);
+    expect(await databaseNames()).toEqual([databaseName("u1")]);
+    resetAllStores();
+    await vi.waitFor(async () => expect(await databaseNames()).toEqual([]));
+    expect(localDb.status).toBeUndefined();
+  });
+
+  it("another user signing in never sees the previous one's copy, which is deleted", async () => {
+    await syncProjectItems(PROJECT, serverOf(many(10)).source, null);
+    session.user = { id: "u2" } as CurrentUser;
+    expect(await readStoredProject(PROJECT)).toBeNull();
+    await vi.waitFor(async () => expect(await databaseNames()).toEqual([databaseName("u2")]));
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Project metadata in the local database (states, labels, members, estimates, cycles, modules):
+ * each list is replaced whole at every server load, and read back to paint before the server
+ * answers on the next visit.
+ */
+import type { IDBPDatabase } from "idb";
+import { abort, type LocalDb, localDatabase, localFailure } from "./database";
+import type { MetaRowTypes, MetaStoreName } from "./schema";
+
+export type MetaLists<N extends MetaStoreName> = { [K in N]: MetaRowTypes[K][] };
+
+/** The lists are handled alike whatever their row type: idb's per-store typing can't follow a generic name. */
+const untyped = (db: LocalDb) => db as unknown as IDBPDatabase;
+
+const storedKey = (store: MetaStoreName, projectId: string) => `meta:${store}:${projectId}`;
+
+/** The project's stored lists, or null unless every one of them was stored (an empty list counts). */
+export async function readProjectLists<N extends MetaStoreName>(
+  projectId: string,
+  stores: readonly N[],
+): Promise<MetaLists<N> | null> {
+  const db = await localDatabase();
+  if (!db) return null;
+  try {
+    const tx = untyped(db).transaction([...stores, "options"]);
+    const marks = await Promise.all(stores.map((s) => tx.objectStore("options").get(storedKey(s, projectId))));
+    if (marks.some((m) => !m)) return null;
+    const lists = await Promise.all(stores.map((s) => tx.objectStore(s).index("project_id").getAll(projectId)));
+    return Object.fromEntries(stores.map((s, i) => [s, lists[i]])) as MetaLists<N>;
+  } catch {
+    localFailure();
+    return null;
+  }
+}
+
+/** Replace the project's stored lists with the server's, in one transaction. */
+export async function storeProjectLists<N extends MetaStoreName>(
+  projectId: string,
+  lists: MetaLists<N>,
+): Promise<void> {
+  const db = await localDatabase();
+  if (!db) return;
+  const stores = Object.keys(lists) as N[];
+  const tx = untyped(db).transaction([...stores, "options"], "readwrite");
+  try {
+    for (const name of stores) {
+      const store = tx.objectStore(name);
+      for (const key of await store.index("project_id").getAllKeys(projectId)) void store.delete(key);
+      for (const row of lists[name]) void store.put({ ...row, project_id: projectId });
+      void tx.objectStore("options").put({ key: storedKey(name, projectId), value: true });
+    }
+    await tx.done;
+  } catch {
+    abort(tx);
+    localFailure();
+  }
+}
+
+/**
+ * Local first for a project's lists: `apply` runs with the stored copy if it comes before the
+ * server, then with the server's answer, which is stored. Resolves at the server's answer; when
+ * the server fails after the copy was applied, the screen keeps working from the copy and this
+ * resolves all the same (a failure is rethrown only when there was nothing to show). A forced
+ * reload (`readCopy` false: the lists just changed) skips the copy.
+ */
+export function loadWithLocalCopy<N extends MetaStoreName>(
+  projectId: string,
+  stores: readonly N[],
+  fromServer: Promise<MetaLists<N>>,
+  apply: (lists: MetaLists<N>) => void,
+  readCopy = true,
+): Promise<void> {
+  let answered = false;
+  const local = (readCopy ? readProjectLists(projectId, stores) : Promise.resolve(null)).then((lists) => {
+    if (!lists || answered) return false;
+    apply(lists);
+    return true;
+  });
+  return fromServer.then(
+    (lists) => {
+      answered = true;
+      // Copied first: once in a valtio store, the lists' objects may be replaced by proxies,
+      // which IndexedDB cannot clone.
+      const copy = structuredClone(lists);
+      apply(lists);
+      void storeProjectLists(projectId, copy);
+    },
+    async (error: unknown) => {
+      if (!(await local)) throw error;
+    },
+  );
+}

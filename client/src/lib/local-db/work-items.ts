@@ -1,0 +1,362 @@
+/**
+ * Work items in the local database: reading a project's copy (hydration), the resumable first
+ * sync (pages of 500 stored in transactions of 50 puts), and the write-through of every later
+ * change of the in-memory cache, batched so a burst of live events is one transaction.
+ */
+import type { IDBPTransaction } from "idb";
+import type { WorkItem } from "../../stores/work-items";
+import { onStoresReset } from "../store";
+import { abort, type LocalDb, localDatabase, localFailure } from "./database";
+import { type LocalSchema, type ProjectSnapshot, type ProjectSyncRecord, syncKey } from "./schema";
+
+/** calls-errors-sync §9: sync pages of 500, inserted in batches of 50. */
+export const SYNC_PAGE_SIZE = 500;
+export const WRITE_BATCH_SIZE = 50;
+
+export type SyncPage = { results: WorkItem[]; next_cursor: string | null; next_page_results: boolean };
+
+/** The server side of a sync: the v2 list's pages (oldest change first) and the deleted ids. */
+export type SyncSource = {
+  page(cursor: string | null): Promise<SyncPage>;
+  deletedSince(since: string): Promise<string[]>;
+};
+
+export type StoredProject = { items: WorkItem[]; sync: ProjectSyncRecord };
+
+/**
+ * A project's stored items and where its sync stands; null when there is no usable copy. A
+ * complete copy is read from its snapshot when that is current (several times faster than the
+ * rows), otherwise from the rows.
+ */
+export async function readStoredProject(projectId: string): Promise<StoredProject | null> {
+  const db = await localDatabase();
+  if (!db) return null;
+  try {
+    const tx = db.transaction(["issues", "snapshots", "options"]);
+    const [record, snapshot] = await Promise.all([
+      tx.objectStore("options").get(syncKey(projectId)),
+      tx.objectStore("snapshots").get(projectId),
+    ]);
+    if (!record) return null;
+    const sync = record.value as ProjectSyncRecord;
+    if (sync.complete && snapshot?.stamp === sync.stamp)
+      return { items: snapshot.chunks.flatMap((chunk) => JSON.parse(chunk) as WorkItem[]), sync };
+    const items = await tx.objectStore("issues").index("project_id").getAll(projectId);
+    // The next open reads the faster snapshot again.
+    if (sync.complete) scheduleSnapshot(projectId);
+    return { items, sync };
+  } catch {
+    localFailure();
+    return null;
+  }
+}
+
+const SNAPSHOT_CHUNK = 1000;
+
+function snapshotOf(projectId: string, items: readonly WorkItem[], stamp: number): ProjectSnapshot {
+  const chunks: string[] = [];
+  for (let i = 0; i < items.length; i += SNAPSHOT_CHUNK)
+    chunks.push(JSON.stringify(items.slice(i, i + SNAPSHOT_CHUNK)));
+  return { project_id: projectId, stamp, chunks };
+}
+
+const newer = (a: string | null, b: string) => (a && a >= b ? a : b);
+
+/**
+ * A project's full sync, stored page by page so that an interruption costs only the page under
+ * way: each page is written in transactions of 50 puts, the last one also recording the cursor
+ * after it. Given an interrupted copy (`resume`), it continues from that cursor and then drops
+ * what was deleted on the server since the stored part. Without a database (flag off, failure)
+ * it only fetches. Resolves to every item of the project and the delta mark (the newest
+ * updated_at); the copy is then marked complete.
+ */
+export async function syncProjectItems(
+  projectId: string,
+  source: SyncSource,
+  resume: StoredProject | null,
+): Promise<{ items: WorkItem[]; since: string | null }> {
+  // Until this sync completes, changes of the project are not written through.
+  tracked.delete(projectId);
+  let db = await localDatabase();
+  const resuming = resume && !resume.sync.complete && resume.sync.cursor ? resume : null;
+  const byId = new Map<string, WorkItem>(resuming ? resuming.items.map((i) => [i.id, i]) : []);
+  let cursor = resuming?.sync.cursor ?? null;
+  let since = resuming?.sync.since ?? null;
+  let stamp = (resume?.sync.stamp ?? 0) + 1;
+  const store = async (write: (db: LocalDb) => Promise<void>) => {
+    if (!db) return;
+    try {
+      await write(db);
+    } catch {
+      db = null;
+      localFailure();
+    }
+  };
+  if (!resuming) await store((d) => clearProjectItems(d, projectId));
+
+  let next = source.page(cursor);
+  for (;;) {
+    const page = await next;
+    const items = page.results.filter((i) => !i.is_draft);
+    for (const item of items) {
+      byId.set(item.id, item);
+      since = newer(since, item.updated_at);
+    }
+    cursor = page.next_page_results ? page.next_cursor : null;
+    // Fetch the next page while this one is written.
+    if (cursor) {
+      next = source.page(cursor);
+      next.catch(() => undefined);
+    }
+    const record: ProjectSyncRecord = { complete: false, since, cursor, syncedAt: new Date().toISOString(), stamp };
+    await store((d) => storeSyncPage(d, projectId, items, record));
+    if (!cursor) break;
+  }
+
+  let deleted: string[] = [];
+  if (resuming?.sync.since) {
+    deleted = await source.deletedSince(resuming.sync.since);
+    for (const id of deleted) byId.delete(id);
+  }
+  stamp += 1;
+  const items = [...byId.values()];
+  const complete: ProjectSyncRecord = {
+    complete: true,
+    since,
+    cursor: null,
+    syncedAt: new Date().toISOString(),
+    stamp,
+  };
+  await store((d) =>
+    inTransaction(d, ["issues", "snapshots", "options"], (tx) => {
+      for (const id of deleted) void tx.objectStore("issues").delete(id);
+      void tx.objectStore("snapshots").put(snapshotOf(projectId, items, stamp));
+      void tx.objectStore("options").put({ key: syncKey(projectId), value: complete });
+    }),
+  );
+  if (db) trackProject(projectId);
+  return { items, since };
+}
+
+/** Run writes in a transaction, aborting it when one throws (nothing half-done is committed). */
+async function inTransaction<T extends ("issues" | "snapshots" | "options")[]>(
+  db: LocalDb,
+  stores: T,
+  writes: (tx: IDBPTransaction<LocalSchema, T, "readwrite">) => Promise<void> | void,
+): Promise<void> {
+  const tx = db.transaction(stores, "readwrite");
+  try {
+    await writes(tx);
+    await tx.done;
+  } catch (error) {
+    abort(tx);
+    throw error;
+  }
+}
+
+function clearProjectItems(db: LocalDb, projectId: string): Promise<void> {
+  return inTransaction(db, ["issues", "options"], async (tx) => {
+    const issues = tx.objectStore("issues");
+    for (const key of await issues.index("project_id").getAllKeys(projectId)) void issues.delete(key);
+    const previous = (await tx.objectStore("options").get(syncKey(projectId)))?.value as ProjectSyncRecord | undefined;
+    const record: ProjectSyncRecord = {
+      complete: false,
+      since: null,
+      cursor: null,
+      syncedAt: new Date().toISOString(),
+      stamp: (previous?.stamp ?? 0) + 1,
+    };
+    void tx.objectStore("options").put({ key: syncKey(projectId), value: record });
+  });
+}
+
+/** One sync page in transactions of WRITE_BATCH_SIZE puts; the last also records the cursor. */
+async function storeSyncPage(
+  db: LocalDb,
+  projectId: string,
+  items: readonly WorkItem[],
+  record: ProjectSyncRecord,
+): Promise<void> {
+  let start = 0;
+  do {
+    const batch = items.slice(start, start + WRITE_BATCH_SIZE);
+    start += WRITE_BATCH_SIZE;
+    const last = start >= items.length;
+    await inTransaction(db, ["issues", "options"], (tx) => {
+      for (const item of batch) void tx.objectStore("issues").put(item);
+      if (last) void tx.objectStore("options").put({ key: syncKey(projectId), value: record });
+    });
+  } while (start < items.length);
+}
+
+// ───────────── write-through ─────────────
+
+/** How the writer reads the in-memory cache at flush time (the latest state of an item wins). */
+export type WorkItemCacheReader = {
+  get(id: string): WorkItem | undefined;
+  /** An item with a request in flight is written once it settles (the copy holds only what the server has). */
+  isPending(id: string): boolean;
+  since(projectId: string): string | undefined;
+  /** The project's items as the cache holds them (placeholders of unsent creations left out). */
+  items(projectId: string): readonly WorkItem[];
+};
+
+let reader: WorkItemCacheReader | null = null;
+/** Projects whose copy is complete: only their changes are written through. */
+const tracked = new Set<string>();
+/** Changed items waiting for the next flush: id → the project it was noted for. */
+const queued = new Map<string, string>();
+/** Items skipped at a flush because a request for them was in flight. */
+const deferred = new Map<string, string>();
+let timer: ReturnType<typeof setTimeout> | null = null;
+/** Flushes and snapshot writes, one after another (a snapshot must see every write before it). */
+let flushing: Promise<void> = Promise.resolve();
+/** Projects whose snapshot is stale and due to be written again. */
+const snapshotsDue = new Set<string>();
+let snapshotTimer: ReturnType<typeof setTimeout> | null = null;
+/** A busy board rewrites its snapshot (a JSON.stringify of every item) at most this often. */
+const SNAPSHOT_DELAY_MS = 5000;
+/** A burst of live events within this window is one transaction. */
+const FLUSH_DELAY_MS = 16;
+
+export function bindWorkItemCache(cacheReader: WorkItemCacheReader): void {
+  reader = cacheReader;
+}
+
+export function trackProject(projectId: string): void {
+  tracked.add(projectId);
+}
+
+export function isProjectTracked(projectId: string): boolean {
+  return tracked.has(projectId);
+}
+
+/** The cache changed this item (put or drop) for this project: write it with the next flush. */
+export function noteWorkItemChange(projectId: string, id: string): void {
+  if (!tracked.has(projectId)) return;
+  queued.set(id, projectId);
+  timer ??= setTimeout(() => void flushLocalWrites(), FLUSH_DELAY_MS);
+}
+
+/** The last request for this item ended: write it if a flush skipped it meanwhile. */
+export function noteWorkItemSettled(id: string): void {
+  const projectId = deferred.get(id);
+  if (projectId === undefined) return;
+  deferred.delete(id);
+  noteWorkItemChange(projectId, id);
+}
+
+/** Write what is queued now, in one transaction (tests, page hide, sign-out). */
+export function flushLocalWrites(): Promise<void> {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  const entries = [...queued];
+  queued.clear();
+  flushing = flushing.then(() => write(entries));
+  return flushing;
+}
+
+async function write(entries: [string, string][]): Promise<void> {
+  if (!entries.length || !reader) return;
+  const cache = reader;
+  const puts: WorkItem[] = [];
+  const deletes: string[] = [];
+  const projects = new Set<string>();
+  for (const [id, projectId] of entries) {
+    if (cache.isPending(id)) {
+      deferred.set(id, projectId);
+      continue;
+    }
+    if (!tracked.has(projectId)) continue;
+    const item = cache.get(id);
+    // A plain copy: a screen's store may have handed the cache a valtio proxy, which IndexedDB cannot clone.
+    if (item?.project_id === projectId) puts.push(JSON.parse(JSON.stringify(item)) as WorkItem);
+    // Gone, or moved to a project whose copy isn't kept: its row here must not linger.
+    else if (!item || !tracked.has(item.project_id)) deletes.push(id);
+    projects.add(projectId);
+  }
+  if (!projects.size) return;
+  const db = await localDatabase();
+  if (!db) return;
+  try {
+    await inTransaction(db, ["issues", "options"], async (tx) => {
+      const issues = tx.objectStore("issues");
+      const options = tx.objectStore("options");
+      for (const item of puts) void issues.put(item);
+      for (const id of deletes) void issues.delete(id);
+      for (const projectId of projects) {
+        const row = await options.get(syncKey(projectId));
+        if (!row) continue;
+        const record = row.value as ProjectSyncRecord;
+        // The rows changed: the snapshot is stale until it is written again.
+        const next = { ...record, since: cache.since(projectId) ?? record.since, stamp: record.stamp + 1 };
+        void options.put({ key: row.key, value: next });
+      }
+    });
+  } catch {
+    localFailure();
+    return;
+  }
+  for (const projectId of projects) scheduleSnapshot(projectId);
+}
+
+function scheduleSnapshot(projectId: string): void {
+  snapshotsDue.add(projectId);
+  snapshotTimer ??= setTimeout(() => void writeSnapshots(), SNAPSHOT_DELAY_MS);
+}
+
+/**
+ * Write the due snapshots from the cache, after every queued write. A project with a change
+ * not yet written (queued, or waiting for its request) is left for the next round: its cache
+ * and its rows differ.
+ */
+export function writeSnapshots(): Promise<void> {
+  if (snapshotTimer) clearTimeout(snapshotTimer);
+  snapshotTimer = null;
+  const due = [...snapshotsDue];
+  snapshotsDue.clear();
+  flushing = flushing.then(() => snapshotsNow(due));
+  return flushing;
+}
+
+async function snapshotsNow(projectIds: string[]): Promise<void> {
+  if (!reader || !projectIds.length) return;
+  const cache = reader;
+  const unsettled = new Set([...queued.values(), ...deferred.values()]);
+  const snapshots: { projectId: string; items: readonly WorkItem[] }[] = [];
+  for (const projectId of projectIds) {
+    if (!tracked.has(projectId)) continue;
+    const items = cache.items(projectId);
+    if (unsettled.has(projectId) || items.some((i) => cache.isPending(i.id))) scheduleSnapshot(projectId);
+    else snapshots.push({ projectId, items });
+  }
+  if (!snapshots.length) return;
+  const db = await localDatabase();
+  if (!db) return;
+  try {
+    await inTransaction(db, ["snapshots", "options"], async (tx) => {
+      for (const { projectId, items } of snapshots) {
+        const record = (await tx.objectStore("options").get(syncKey(projectId)))?.value as
+          | ProjectSyncRecord
+          | undefined;
+        if (record?.complete) void tx.objectStore("snapshots").put(snapshotOf(projectId, items, record.stamp));
+      }
+    });
+  } catch {
+    localFailure();
+  }
+}
+
+onStoresReset(() => {
+  if (timer) clearTimeout(timer);
+  if (snapshotTimer) clearTimeout(snapshotTimer);
+  timer = null;
+  snapshotTimer = null;
+  snapshotsDue.clear();
+  queued.clear();
+  deferred.clear();
+  tracked.clear();
+});
+
+// A change made just before the tab goes away still reaches the copy.
+if (typeof window !== "undefined") window.addEventListener("pagehide", () => void flushLocalWrites());
