@@ -6,6 +6,8 @@
  * - `subscribeChannel(name, handlers)`: a content-less channel (`project.{id}`, `user.{id}`) whose
  *   stateless messages carry domain events; `onSynced` fires after every (re)connection so the
  *   caller can catch up on what it missed while offline.
+ * - `watchSharedChannel(name, store, listener)`: the same, ref-counted for screens that share one
+ *   channel (one subscription per name), with the owning store catching up on every (re)sync.
  * - `openDocument(name)`: a Y.Doc document (page and issue editors), reopened afresh when the
  *   server closes it with `document-reset` (its copy belongs to a replaced generation).
  * - `connectionState`: a valtio store for the "live updates" indicator.
@@ -21,6 +23,7 @@ import { type DomainEvent, LIVE_CLOSE, LIVE_PATH, parseLiveStateless } from "@ti
 import { proxy } from "valtio";
 import * as Y from "yjs";
 import { signInPathFor } from "./api.ts";
+import { LiveChannelSync } from "./live-board-events.ts";
 
 export type ConnectionStatus = "connecting" | "connected" | "offline";
 
@@ -108,6 +111,78 @@ export function subscribeChannel(name: string, handlers: ChannelHandlers): () =>
   });
   provider.attach();
   return () => provider.destroy();
+}
+
+/** A screen's reader of a shared channel: every event (after the owning store applied it), and each (re)sync. */
+export type ChannelListener = {
+  onEvent?: (event: DomainEvent) => void;
+  /** After every (re)connection: events sent meanwhile were lost, so reload what you show. */
+  onSynced?: () => void;
+};
+
+/** What the store that owns a shared channel does with it. */
+export type SharedChannelStore = {
+  /** Apply one (new, deduplicated) event to the store. */
+  apply: (event: DomainEvent) => void;
+  /** Reload what the store holds after a (re)connection (events sent while offline are not replayed). */
+  catchUp: () => Promise<void>;
+};
+
+type SharedChannel = { count: number; listeners: Set<ChannelListener>; stop: () => void };
+
+/** One subscription per channel name, shared by every screen that watches it. */
+const sharedChannels = new Map<string, SharedChannel>();
+
+/**
+ * Watch a channel that several screens may hold at once (the board, the cycles page and a
+ * cycle's panel all watch `project.{id}`): they share one subscription, counted, and closed with
+ * the last watcher; returns the unwatch. The first watcher's `store` serves the subscription.
+ * On every (re)connection the listeners hear `onSynced`, then the store catches up, and events
+ * arriving meanwhile are held until it is done (LiveChannelSync); each event reaches the store
+ * first, then every listener.
+ */
+export function watchSharedChannel(name: string, store: SharedChannelStore, listener?: ChannelListener): () => void {
+  let channel = sharedChannels.get(name);
+  if (!channel) {
+    const listeners = new Set<ChannelListener>();
+    const sync = new LiveChannelSync({
+      apply: (event) => {
+        store.apply(event);
+        for (const l of listeners) l.onEvent?.(event);
+      },
+      catchUp: async () => {
+        for (const l of listeners) l.onSynced?.();
+        await store.catchUp();
+      },
+    });
+    const unsubscribe = subscribeChannel(name, {
+      onEvent: (event) => sync.event(event),
+      onSynced: () => void sync.synced(),
+    });
+    channel = {
+      count: 0,
+      listeners,
+      stop: () => {
+        sync.stop();
+        unsubscribe();
+      },
+    };
+    sharedChannels.set(name, channel);
+  }
+  const current = channel;
+  current.count += 1;
+  if (listener) current.listeners.add(listener);
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    if (listener) current.listeners.delete(listener);
+    current.count -= 1;
+    if (current.count === 0) {
+      current.stop();
+      sharedChannels.delete(name);
+    }
+  };
 }
 
 export type OpenDocument = {

@@ -8,8 +8,8 @@ import type { DomainEvent } from "@tideline/shared";
 import { projectChannelName } from "@tideline/shared";
 import { api } from "../lib/api";
 import { isOwnClientMutation } from "../lib/client-mutations";
-import { subscribeChannel } from "../lib/live";
-import { type DetailWidget, LiveChannelSync, planEvent } from "../lib/live-board-events";
+import { type ChannelListener, watchSharedChannel } from "../lib/live";
+import { type DetailWidget, planEvent } from "../lib/live-board-events";
 import { applyCycleEvent, cycles, loadCycles } from "./cycles";
 import { applyModuleEvent, loadModules, modules } from "./modules";
 import { loadProjectMeta } from "./project-meta";
@@ -91,16 +91,7 @@ function applyEvent(slug: string, projectId: string, event: DomainEvent): void {
 }
 
 /** Extra readers of a project's channel (the cycles and modules stores): every event, and each (re)sync. */
-export type ProjectLiveListener = {
-  onEvent?: (event: DomainEvent) => void;
-  /** After every (re)connection: events sent meanwhile were lost, so reload what you show. */
-  onSynced?: () => void;
-};
-
-type Watch = { count: number; stop: () => void; listeners: Set<ProjectLiveListener> };
-
-/** One channel subscription per project, shared by every screen that watches it (ref-counted). */
-const watches = new Map<string, Watch>();
+export type ProjectLiveListener = ChannelListener;
 
 /**
  * Listen to a project's live channel; returns the unsubscribe. On every (re)connection the cache
@@ -110,49 +101,18 @@ const watches = new Map<string, Watch>();
  * cache has applied it.
  */
 export function watchProjectLive(slug: string, projectId: string, listener?: ProjectLiveListener): () => void {
-  let watch = watches.get(projectId);
-  if (!watch) {
-    const listeners = new Set<ProjectLiveListener>();
-    const sync = new LiveChannelSync({
-      apply: (event) => {
-        applyEvent(slug, projectId, event);
-        for (const l of listeners) l.onEvent?.(event);
-      },
+  return watchSharedChannel(
+    projectChannelName(projectId),
+    {
+      apply: (event) => applyEvent(slug, projectId, event),
       catchUp: async () => {
-        for (const l of listeners) l.onSynced?.();
         resyncTimelineRelations(projectId);
         // Lists already loaded may have missed events while we were away.
         if (cycles.byProject[projectId]) loadCycles(slug, projectId, true).catch(() => undefined);
         if (modules.byProject[projectId]) loadModules(slug, projectId, true).catch(() => undefined);
         await refreshProject(slug, projectId);
       },
-    });
-    const unsubscribe = subscribeChannel(projectChannelName(projectId), {
-      onEvent: (event) => sync.event(event),
-      onSynced: () => void sync.synced(),
-    });
-    watch = {
-      count: 0,
-      listeners,
-      stop: () => {
-        sync.stop();
-        unsubscribe();
-      },
-    };
-    watches.set(projectId, watch);
-  }
-  const current = watch;
-  current.count += 1;
-  if (listener) current.listeners.add(listener);
-  let stopped = false;
-  return () => {
-    if (stopped) return;
-    stopped = true;
-    if (listener) current.listeners.delete(listener);
-    current.count -= 1;
-    if (current.count === 0) {
-      current.stop();
-      watches.delete(projectId);
-    }
-  };
+    },
+    listener,
+  );
 }
