@@ -6,6 +6,7 @@ import { RouterProvider } from "react-router/dom";
 import { router } from "./app/router";
 import { initI18n } from "./i18n";
 import { registerServiceWorker } from "./lib/offline/service-worker";
+import { startOfflineChanges } from "./stores/offline-changes";
 import { applyTheme } from "./stores/theme";
 // The UI font ships with the app (no font CDN): Inter, variable weights, every subset.
 import "@fontsource-variable/inter/wght.css";
@@ -24,3 +25,4 @@ createRoot(root).render(
   </StrictMode>,
 );
 registerServiceWorker();
+startOfflineChanges();

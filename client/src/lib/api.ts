@@ -4,6 +4,7 @@
  * next_path, so the user comes back to the same page afterwards.
  */
 import ky, { HTTPError, NetworkError, TimeoutError } from "ky";
+import { fetchWithLastAnswers } from "./offline/last-answers";
 
 export type ApiErrorBody = {
   error?: string;
@@ -23,6 +24,8 @@ export function signInPathFor(location: Location = window.location): string {
 
 export const api = ky.create({
   credentials: "same-origin",
+  // Offline, the reads the app starts with answer from their last answer (lib/offline/last-answers.ts).
+  fetch: fetchWithLastAnswers,
   timeout: 30_000,
   retry: { limit: 2, methods: ["get"], statusCodes: [408, 502, 503, 504] },
   hooks: {

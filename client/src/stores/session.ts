@@ -4,6 +4,7 @@
  * (non-authenticated, onboarding, authenticated).
  */
 import { api } from "../lib/api";
+import { outbox } from "../lib/offline/app-outbox";
 import { defineStore, resetAllStores } from "../lib/store";
 
 export type InstanceInfo = {
@@ -148,6 +149,8 @@ export async function signOut(): Promise<void> {
     throw new Error("CSRF token not found");
   }
   resetAllStores();
+  // Changes still waiting offline are this user's: they go with the session.
+  await outbox.forget();
   await forgetLocalDocuments();
   const form = document.createElement("form");
   form.method = "POST";

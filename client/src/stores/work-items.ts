@@ -14,7 +14,7 @@ import { useEffect } from "react";
 import { toast } from "sonner";
 import { ref, useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
-import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
+import { isOwnClientMutation, mutationHeaders, newClientMutationId } from "../lib/client-mutations";
 import { localDb } from "../lib/local-db/database";
 import {
   bindWorkItemCache,
@@ -26,6 +26,9 @@ import {
   syncProjectItems,
   trackProject,
 } from "../lib/local-db/work-items";
+import { outbox } from "../lib/offline/app-outbox";
+import { isNoAnswer } from "../lib/offline/outbox";
+import { workItemCreateEntry, workItemUpdateEntry } from "../lib/offline/work-item-entries";
 import { defineStore, onStoresReset } from "../lib/store";
 import { prefetchProjectMeta, projectMeta } from "./project-meta";
 
@@ -556,6 +559,16 @@ function end(id: string): boolean {
   return false;
 }
 
+/** The offline outbox holds an item while a change of it waits (its server copies don't replace it meanwhile). */
+export function holdWorkItem(id: string): void {
+  begin([id]);
+}
+
+/** A held change settled; true when nothing else holds the item. */
+export function releaseWorkItem(id: string): boolean {
+  return end(id);
+}
+
 export function isTempWorkItem(id: string): boolean {
   return id.startsWith(TEMP_PREFIX);
 }
@@ -576,7 +589,9 @@ async function fail(message: string, error: unknown): Promise<void> {
 
 /**
  * Create a work item. With `optimistic`, a placeholder shows at once (quick add) and is replaced
- * by the server's item. Throws on refusal so a form can show the field errors.
+ * by the server's item. Throws on refusal so a form can show the field errors. Offline (or behind
+ * changes waiting in the outbox) the placeholder is shown in every case, waits in the outbox and
+ * is what this resolves to.
  */
 export async function createWorkItem(
   slug: string,
@@ -585,7 +600,11 @@ export async function createWorkItem(
   options: { optimistic?: boolean } = {},
 ): Promise<WorkItem> {
   let tempId: string | null = null;
-  if (options.optimistic) {
+  let placeholder: WorkItem | null = null;
+  const mutationId = newClientMutationId();
+  const url = `${base(slug, projectId)}/${input.is_epic ? "epics" : "issues"}/`;
+  const queued = outbox.shouldQueue();
+  if (options.optimistic || queued) {
     tempId = `${TEMP_PREFIX}${crypto.randomUUID()}`;
     const now = new Date().toISOString();
     const meta = projectMeta.byProject[projectId];
@@ -593,7 +612,7 @@ export async function createWorkItem(
     const siblings = workItems.cache.byProject.get(projectId);
     let maxSort = 0;
     if (siblings) for (const i of siblings.values()) if (i.sort_order > maxSort) maxSort = i.sort_order;
-    const placeholder: WorkItem = {
+    placeholder = {
       id: tempId,
       name: input.name,
       sequence_id: 0,
@@ -627,14 +646,14 @@ export async function createWorkItem(
     put(placeholder);
     bump([projectId]);
   }
+  const queue = async (shown: WorkItem) => {
+    await outbox.enqueue(workItemCreateEntry({ url, body: input, placeholder: shown, mutationId }));
+    return shown;
+  };
+  if (queued && placeholder) return queue(placeholder);
   try {
-    const created = await api
-      // An epic is created through the epics list (POST epics/ makes it an epic).
-      .post(`${base(slug, projectId)}/${input.is_epic ? "epics" : "issues"}/`, {
-        json: input,
-        headers: mutationHeaders(),
-      })
-      .json<WorkItem>();
+    // An epic is created through the epics list (POST epics/ makes it an epic).
+    const created = await api.post(url, { json: input, headers: mutationHeaders(mutationId) }).json<WorkItem>();
     if (tempId) drop(tempId);
     put(created);
     if (created.parent_id) {
@@ -644,6 +663,8 @@ export async function createWorkItem(
     bump([projectId]);
     return created;
   } catch (error) {
+    // No answer: it may have reached the server; the outbox sends it again with the same id.
+    if (placeholder && isNoAnswer(error)) return queue(placeholder);
     if (tempId) {
       drop(tempId);
       bump([projectId]);
@@ -653,7 +674,11 @@ export async function createWorkItem(
   }
 }
 
-/** Change one item at once; undone with a toast if the server refuses. Resolves to the server's item. */
+/**
+ * Change one item at once; undone with a toast if the server refuses. Resolves to the server's
+ * item, or — offline, behind waiting changes, or when the request got no answer — to the item as
+ * shown while the change waits in the outbox.
+ */
 export async function updateWorkItem(
   slug: string,
   projectId: string,
@@ -666,10 +691,17 @@ export async function updateWorkItem(
     bump([before.project_id]);
   }
   begin([id]);
+  const mutationId = newClientMutationId();
+  const url = `${base(slug, projectId)}/issues/${id}/`;
+  // The item stays held (begun) until the outbox sends the change.
+  const queue = async () => {
+    const shown = workItems.cache.byId.get(id);
+    await outbox.enqueue(workItemUpdateEntry({ url, id, projectId, patch, before, shown, mutationId }));
+    return shown;
+  };
+  if (outbox.shouldQueue()) return queue();
   try {
-    const answer = await api
-      .patch(`${base(slug, projectId)}/issues/${id}/`, { json: patch, headers: mutationHeaders() })
-      .json<WorkItem>();
+    const answer = await api.patch(url, { json: patch, headers: mutationHeaders(mutationId) }).json<WorkItem>();
     if (end(id)) {
       const current = workItems.cache.byId.get(id);
       // The answer may lack the description (e.g. a name change): keep the one we hold.
@@ -686,6 +718,7 @@ export async function updateWorkItem(
     }
     return answer;
   } catch (error) {
+    if (isNoAnswer(error)) return queue();
     end(id);
     const current = workItems.cache.byId.get(id);
     if (before && current) {

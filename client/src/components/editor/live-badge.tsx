@@ -1,9 +1,10 @@
 /**
  * Where a live document stands, in a word, next to its editor: saved, saving…, connecting…,
- * offline (changes are kept on this device and sent on reconnection), read-only, or not saved
+ * offline (changes are kept on this device and sent on reconnection; "waiting to sync" while
+ * there are such changes), read-only, or not saved
  * (the server refused or closed it; the reason is the tooltip, and the editor shows it too).
  */
-import { Check, CloudOff, Loader, Lock, TriangleAlert } from "lucide-react";
+import { Check, CloudOff, CloudUpload, Loader, Lock, TriangleAlert } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { LiveDocumentStatus } from "./types";
 
@@ -15,7 +16,10 @@ export function LiveDocumentBadge({ status, className }: { status: LiveDocumentS
     : status.readOnly
       ? "readOnly"
       : status.connection === "offline"
-        ? "offline"
+        ? status.synced
+          ? "offline"
+          : // Edits made offline: the same "waiting to sync" as a work item's change in the outbox.
+            "waiting"
         : !status.synced
           ? "saving"
           : status.connection === "connecting"
@@ -28,6 +32,8 @@ export function LiveDocumentBadge({ status, className }: { status: LiveDocumentS
       <Lock size={12} aria-hidden />
     ) : kind === "offline" ? (
       <CloudOff size={12} aria-hidden />
+    ) : kind === "waiting" ? (
+      <CloudUpload size={12} aria-hidden />
     ) : kind === "saving" || kind === "connecting" ? (
       <Loader size={12} aria-hidden className="live-badge-spin" />
     ) : (
@@ -41,7 +47,7 @@ export function LiveDocumentBadge({ status, className }: { status: LiveDocumentS
       data-state={kind}
     >
       {icon}
-      {t(`liveEditor.badge.${kind}`)}
+      {kind === "waiting" ? t("offline.waiting") : t(`liveEditor.badge.${kind}`)}
     </output>
   );
 }

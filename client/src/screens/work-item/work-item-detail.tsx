@@ -13,6 +13,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { preloadRichTextEditor } from "../../components/editor";
+import { WaitingToSync } from "../../components/offline/waiting-to-sync";
 import { Banner, Button, Spinner } from "../../components/ui";
 import { loadProjectMeta } from "../../stores/project-meta";
 import {
@@ -145,6 +146,7 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
       >
         <LinkIcon size={14} aria-hidden />
       </button>
+      <WaitingToSync id={workItemId} label />
       <span className="spacer" />
       {isArchived && canEdit ? (
         <Button size="sm" variant="secondary" onClick={() => void onRestore()}>

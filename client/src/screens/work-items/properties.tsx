@@ -31,11 +31,13 @@ import {
   useRef,
   useState,
 } from "react";
+import { WaitingToSyncMark } from "../../components/offline/waiting-to-sync";
 import { Avatar, Combobox, type ComboOption, DatePopover } from "../../components/ui";
+import { useWaitingToSync } from "../../lib/offline/app-outbox";
 import type { ProjectState } from "../../stores/project-meta";
 import { updateWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
 import { EpicProgressChip } from "../epics/epic-progress-chip";
-import { type Lookups, useWorkItemsContext } from "./context";
+import { type Lookups, type Translate, useWorkItemsContext } from "./context";
 import { CyclePicker, ModulePicker, useCycleList, useCycleModuleFeatures, useModuleList } from "./cycle-module-pickers";
 import { type ShownProperty, shownProperties } from "./shown-properties";
 
@@ -124,23 +126,54 @@ export function LabelDot({ color }: { color: string }) {
   return <span className="label-dot" style={{ background: color || "var(--color-text-subtle)" }} aria-hidden />;
 }
 
+/**
+ * Translated names by key, per translate function (one per language): every row and card names
+ * its priority, and i18next with options is too slow to ask again for each of them.
+ */
+const labelTexts = new WeakMap<Translate, Map<string, string>>();
+
+function labelText(t: Translate, key: string, fallback: string): string {
+  let texts = labelTexts.get(t);
+  if (!texts) {
+    texts = new Map();
+    labelTexts.set(t, texts);
+  }
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = t(key, { defaultValue: fallback });
+    texts.set(key, text);
+  }
+  return text;
+}
+
 export function useLabels() {
   const { t } = useWorkItemsContext();
   return {
-    priority: (p: string) => t(`workItems.priority.${p}`, { defaultValue: p }),
-    stateGroup: (g: string) => t(`workItems.stateGroup.${g}`, { defaultValue: g }),
+    priority: (p: string) => labelText(t, `workItems.priority.${p}`, p),
+    stateGroup: (g: string) => labelText(t, `workItems.stateGroup.${g}`, g),
   };
 }
 
 // ───────────── dates ─────────────
 
+/** Formatted days: a board shows the same few hundred dates on thousands of rows and cards. */
+const formattedDays = new Map<string, string>();
+
 export function formatDate(value: string | null | undefined, short = false): string {
   if (!value) return "";
-  try {
-    return format(parseISO(value.slice(0, 10)), short ? "MMM dd" : "MMM dd, yyyy");
-  } catch {
-    return value.slice(0, 10);
+  const day = value.slice(0, 10);
+  const key = short ? `s${day}` : day;
+  let text = formattedDays.get(key);
+  if (text === undefined) {
+    try {
+      text = format(parseISO(day), short ? "MMM dd" : "MMM dd, yyyy");
+    } catch {
+      text = day;
+    }
+    if (formattedDays.size > 5000) formattedDays.clear();
+    formattedDays.set(key, text);
   }
+  return text;
 }
 
 export function formatDateTime(value: string | null | undefined): string {
@@ -532,20 +565,33 @@ function useDroppedChips(): RefObject<HTMLDivElement | null> {
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const mark = () => {
-      const oneLine = el.closest(".wi-item-row:not(.wi-item-row-wrap)") !== null;
-      const top = (el.firstElementChild as HTMLElement | null)?.offsetTop ?? 0;
-      for (const chip of Array.from(el.children) as HTMLElement[]) {
-        const dropped = oneLine && chip.offsetTop > top;
-        if (chip.inert !== dropped) chip.inert = dropped;
-      }
-    };
-    mark();
-    const observer = new ResizeObserver(mark);
-    observer.observe(el);
-    return () => observer.disconnect();
+    // Observing again reports the element once more, after the next layout: that is the re-check.
+    chipsObserver ??= new ResizeObserver(markDroppedChips);
+    chipsObserver.observe(el);
+    return () => chipsObserver?.unobserve(el);
   });
   return ref;
+}
+
+/**
+ * One observer for every row: its callback runs after the browser's own layout and reads every
+ * row's chip positions before it changes any, so a board of rows costs no forced layout (reading
+ * offsetTop in each row's effect laid the page out again for every row).
+ */
+let chipsObserver: ResizeObserver | null = null;
+
+function markDroppedChips(entries: ResizeObserverEntry[]): void {
+  const changes: [HTMLElement, boolean][] = [];
+  for (const { target } of entries) {
+    const oneLine = target.closest(".wi-item-row:not(.wi-item-row-wrap)") !== null;
+    const chips = Array.from(target.children) as HTMLElement[];
+    const top = oneLine ? (chips[0]?.offsetTop ?? 0) : 0;
+    for (const chip of chips) {
+      const dropped = oneLine && chip.offsetTop > top;
+      if (chip.inert !== dropped) changes.push([chip, dropped]);
+    }
+  }
+  for (const [chip, dropped] of changes) chip.inert = dropped;
 }
 
 /**
@@ -555,7 +601,9 @@ function useDroppedChips(): RefObject<HTMLDivElement | null> {
 export const ItemProperties = memo(function ItemProperties({ item }: { item: WorkItem }) {
   const { t, props, canEdit, lookups, today, slug, projectId, scope } = useWorkItemsContext();
   const update = useItemUpdater();
-  const disabled = !canEdit || item.id.startsWith("temp-");
+  const waiting = useWaitingToSync(item.id);
+  // An item created offline can be changed before it is sent: its changes queue behind it.
+  const disabled = !canEdit || (item.id.startsWith("temp-") && !waiting);
   const overdue = isOverdue(item, today);
   const features = useCycleModuleFeatures(slug, projectId);
   const cycleList = useCycleList(slug, projectId, features.cycles && props.cycle && Boolean(item.cycle_id));
@@ -569,7 +617,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
     scope,
   });
   const propsRef = useDroppedChips();
-  if (shown.length === 0 && !item.is_epic) return null;
+  if (shown.length === 0 && !item.is_epic && !waiting) return null;
   const render = (prop: ShownProperty): ReactNode => {
     switch (prop) {
       case "state":
@@ -720,6 +768,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
     // Clicks on the pickers must not open the peek or start a drag.
     // biome-ignore lint/a11y/noStaticElementInteractions: only stops propagation; the pickers inside are buttons
     <div ref={propsRef} className="item-props" onClick={stop} onPointerDown={stop} onKeyDown={stop}>
+      {waiting ? <WaitingToSyncMark /> : null}
       {item.is_epic ? <EpicProgressChip item={item} /> : null}
       {shown.map(render)}
     </div>

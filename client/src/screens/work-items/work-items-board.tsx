@@ -25,6 +25,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
+import { OutboxChip } from "../../components/offline/waiting-to-sync";
 import { Button, EmptyState } from "../../components/ui";
 import { useIsNarrow } from "../../lib/use-media";
 import { loadCycles, useProjectCycles } from "../../stores/cycles";
@@ -449,6 +450,7 @@ export function WorkItemsBoard({
       </h1>
       {ready ? <span className="wi-total">{shown.total}</span> : null}
       {project && isMember ? <LiveIndicator /> : null}
+      <OutboxChip />
     </PageHeader>
   );
 

@@ -1,0 +1,124 @@
+/**
+ * Offline (issue 12): member A opens the board, loses the network, reloads — the app shell comes
+ * from the service worker and the board from the local copy — moves a card and renames an item
+ * while offline (each marked "waiting to sync", a chip counts them, the server has neither), and
+ * comes back online: both changes reach the server once, in order, and show in member B's browser;
+ * B's change made while A was offline shows on A's board after the reconnection.
+ */
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { WorkItemPage } from "./pages/work-item-page.ts";
+import { WorkItemsPage } from "./pages/work-items-page.ts";
+import { dropLiveSockets, trackLiveSockets } from "./support/live-socket.ts";
+import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
+
+const alice = { email: "alice@offline.test", password: "Quiet-harbour-ferry-31", first: "Alice", last: "Away" };
+const bob = { email: "bob@offline.test", password: "Copper-meadow-kite-64", first: "Bob", last: "Online" };
+const LIVE = { timeout: 15_000 };
+
+test.describe
+  .serial("offline", () => {
+    test.describe.configure({ timeout: 120_000 });
+
+    let contextA: BrowserContext;
+    let contextB: BrowserContext;
+    let pageA: Page;
+    let pageB: Page;
+    let apiA: WorkItemsApi;
+    let apiB: WorkItemsApi;
+    let f: Fixture;
+    let boardA: WorkItemsPage;
+    let boardB: WorkItemsPage;
+
+    const stateName = (group: string) => {
+      const found = f.states.find((s) => s.group === group);
+      if (!found) throw new Error(`the project has a ${group} state`);
+      return found.name;
+    };
+    const stateId = (group: string) => f.states.find((s) => s.group === group)?.id;
+
+    /** PATCHes and POSTs of work items that A's page sends (none may leave while offline). */
+    const sent: string[] = [];
+
+    test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
+      const origin = baseURL ?? "http://localhost:3100";
+      const a = await openSession(browser, origin, {}, trackLiveSockets);
+      ({ context: contextA, page: pageA, api: apiA } = a);
+      const b = await openSession(browser, origin);
+      ({ context: contextB, page: pageB, api: apiB } = b);
+      f = await signUpWithProject(apiA, alice, { slug: "offline-e2e", name: "Offline Board", identifier: "OB" });
+      await addMember(apiA, apiB, f, bob);
+      for (const name of ["Move me offline", "Rename me offline", "Bob changes me"]) {
+        await apiA.createWorkItem(f, { name, state_id: stateId("backlog") });
+      }
+      boardA = new WorkItemsPage(pageA);
+      boardB = new WorkItemsPage(pageB);
+      pageA.on("request", (request) => {
+        if (["PATCH", "POST"].includes(request.method()) && /\/issues\//.test(request.url())) {
+          sent.push(`${request.method()} ${new URL(request.url()).pathname}`);
+        }
+      });
+    });
+
+    test.afterAll(async () => {
+      await contextA?.close();
+      await contextB?.close();
+    });
+
+    test("the board opens without network after a reload", async () => {
+      await boardA.open(f.slug, f.projectId);
+      await boardA.useLayout("Kanban");
+      await expect(boardA.cardIn(stateName("backlog"), "Move me offline")).toBeVisible();
+      // The service worker has precached the app and controls the page.
+      await expect.poll(() => pageA.evaluate(() => Boolean(navigator.serviceWorker.controller)), LIVE).toBe(true);
+
+      await contextA.setOffline(true);
+      await dropLiveSockets(pageA);
+      await pageA.reload();
+      await expect(boardA.cardIn(stateName("backlog"), "Move me offline")).toBeVisible(LIVE);
+      await expect(boardA.cardIn(stateName("backlog"), "Rename me offline")).toBeVisible();
+      await boardA.expectLive("offline");
+    });
+
+    test("changes made offline wait, marked, then reach the server once and in order on reconnection", async () => {
+      const before = sent.length;
+      await boardA.dragCardTo("Move me offline", stateName("started"));
+      const moved = boardA.cardIn(stateName("started"), "Move me offline");
+      await expect(moved).toBeVisible();
+      await expect(moved.getByRole("img", { name: "Waiting to sync" })).toBeVisible();
+
+      const peek = new WorkItemPage(
+        pageA,
+        await boardA.openPeek(boardA.card("Rename me offline"), "Rename me offline"),
+      );
+      await peek.title.fill("Renamed offline");
+      await peek.title.press("Enter");
+      await expect(peek.root.getByText("Waiting to sync")).toBeVisible();
+      await pageA.keyboard.press("Escape");
+      await expect(boardA.card("Renamed offline").getByRole("img", { name: "Waiting to sync" })).toBeVisible();
+      await expect(pageA.getByText("2 changes waiting to sync")).toBeVisible();
+
+      // Meanwhile B changes another item; the server has none of A's changes yet.
+      await apiB.updateWorkItem(f, (await apiB.byName(f, "Bob changes me")).id, { name: "Bob changed me" });
+      expect((await apiB.byName(f, "Move me offline")).state_id).toBe(stateId("backlog"));
+      await apiB.byName(f, "Rename me offline");
+      expect(sent.length, "nothing was sent while offline").toBe(before);
+
+      await contextA.setOffline(false);
+      await expect(pageA.getByText(/changes? waiting to sync/)).toBeHidden(LIVE);
+      await expect(boardA.card("Renamed offline").getByRole("img", { name: "Waiting to sync" })).toBeHidden();
+      expect(sent.slice(before), "sent once each, in the order they were made").toEqual([
+        expect.stringMatching(/^PATCH .*\/issues\/[^/]+\/$/),
+        expect.stringMatching(/^PATCH .*\/issues\/[^/]+\/$/),
+      ]);
+      expect((await apiB.byName(f, "Move me offline")).state_id).toBe(stateId("started"));
+      await apiB.byName(f, "Renamed offline");
+
+      // B's browser shows both; A's board shows B's change made while A was away.
+      await boardB.open(f.slug, f.projectId);
+      await boardB.useLayout("Kanban");
+      await expect(boardB.cardIn(stateName("started"), "Move me offline")).toBeVisible(LIVE);
+      await expect(boardB.card("Renamed offline")).toBeVisible();
+      await expect(boardA.card("Bob changed me")).toBeVisible(LIVE);
+    });
+  });

@@ -1,0 +1,90 @@
+/**
+ * The last answers of the few reads the app needs to start (who am I, my workspaces, the
+ * project, its board settings), kept in IndexedDB and given back when the network fails — so a
+ * reload offline gets past sign-in and the workspace to the board, whose items and metadata come
+ * from the local database (lib/local-db). Not an HTTP cache: online, every read goes to the
+ * server and its answer replaces the kept one; only GETs (and the PATCHes that change them) of the
+ * paths below, only 2xx answers.
+ * The service worker never keeps API answers; this is the app's own, one user's, deleted at
+ * sign-out (the "tideline:" databases sweep in stores/session.ts).
+ */
+import { type IDBPDatabase, openDB } from "idb";
+
+const DATABASE = "tideline:last-answers";
+
+/** The reads a board needs before its own data (pathname only). */
+const KEPT = [
+  /^\/api\/instances\/$/,
+  /^\/api\/users\/me\/(profile\/|workspaces\/)?$/,
+  /^\/api\/workspaces\/[^/]+\/$/,
+  /^\/api\/workspaces\/[^/]+\/(projects|user-favorite-projects)\/$/,
+  /^\/api\/workspaces\/[^/]+\/projects\/[^/]+\/$/,
+  /^\/api\/workspaces\/[^/]+\/projects\/[^/]+\/(user-properties|epics-user-properties|project-members\/me)\/$/,
+];
+
+export function isKeptRead(pathname: string): boolean {
+  return KEPT.some((pattern) => pattern.test(pathname));
+}
+
+type Answer = { body: string; type: string };
+type Schema = { answers: { key: string; value: Answer } };
+
+let opening: Promise<IDBPDatabase<Schema>> | null = null;
+
+function database(): Promise<IDBPDatabase<Schema>> {
+  if (!opening) {
+    opening = openDB<Schema>(DATABASE, 1, {
+      upgrade(db) {
+        db.createObjectStore("answers");
+      },
+      // Sign-out deletes the database: let it.
+      blocking() {
+        void opening?.then((db) => db.close());
+        opening = null;
+      },
+    });
+    opening.catch(() => {
+      opening = null;
+    });
+  }
+  return opening;
+}
+
+async function keep(key: string, response: Response): Promise<void> {
+  const body = await response.text();
+  const db = await database();
+  await db.put("answers", { body, type: response.headers.get("content-type") ?? "application/json" }, key);
+}
+
+async function lastAnswer(key: string): Promise<Answer | undefined> {
+  const db = await database();
+  return db.get("answers", key);
+}
+
+/**
+ * ky's fetch: the kept reads are remembered when answered and given back when the network fails
+ * (marked with `x-tideline-offline: 1`); every other request is plain fetch.
+ */
+export async function fetchWithLastAnswers(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = input instanceof Request ? input : new Request(input, init);
+  const url = new URL(request.url, typeof location === "undefined" ? undefined : location.href);
+  if (typeof indexedDB === "undefined" || !isKeptRead(url.pathname)) return fetch(input, init);
+  const key = url.pathname + url.search;
+  if (request.method === "PATCH") {
+    // A change's answer is the object as a read would now give it (the board's layout, the
+    // profile): kept, so a reload offline shows the change, not the read before it.
+    const response = await fetch(input, init);
+    if (response.ok) keep(key, response.clone()).catch(() => undefined);
+    return response;
+  }
+  if (request.method !== "GET") return fetch(input, init);
+  try {
+    const response = await fetch(input, init);
+    if (response.ok) keep(key, response.clone()).catch(() => undefined);
+    return response;
+  } catch (error) {
+    const kept = await lastAnswer(key).catch(() => undefined);
+    if (!kept) throw error;
+    return new Response(kept.body, { status: 200, headers: { "content-type": kept.type, "x-tideline-offline": "1" } });
+  }
+}
