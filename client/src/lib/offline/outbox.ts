@@ -81,12 +81,18 @@ export class Outbox {
   private readonly listeners = new Set<(entries: readonly OutboxEntry[]) => void>();
   /** Entries queued before the database is open (the first moments of a page load). */
   private opening: Promise<void> | null = null;
-  private readonly send: OutboxSend;
-  private readonly isOnline: () => boolean;
+  private send: OutboxSend;
+  private isOnline: () => boolean;
 
   constructor(options: { send: OutboxSend; isOnline?: () => boolean }) {
     this.send = options.send;
     this.isOnline = options.isOnline ?? (() => typeof navigator === "undefined" || navigator.onLine !== false);
+  }
+
+  /** Another transport and network check (the stores' tests give a stand-in server). */
+  connect(options: { send: OutboxSend; isOnline: () => boolean }): void {
+    this.send = options.send;
+    this.isOnline = options.isOnline;
   }
 
   register(kind: string, handlers: OutboxHandlers): void {

@@ -1,0 +1,220 @@
+import "fake-indexeddb/auto";
+import { HTTPError } from "ky";
+import { toast } from "sonner";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { outbox, outboxState } from "../lib/offline/app-outbox";
+import type { OutboxEntry } from "../lib/offline/outbox";
+// Registers the work-item handlers on the app's outbox.
+import "./offline-changes";
+import {
+  createWorkItem,
+  getProjectWorkItems,
+  getWorkItem,
+  updateWorkItem,
+  upsertWorkItems,
+  type WorkItem,
+  workItems,
+} from "./work-items";
+
+const SLUG = "acme";
+const PROJECT = "p-offline";
+
+/**
+ * A stand-in for the server's side of the outbox contract (one answer per client mutation id;
+ * the real one is live-server/src/services/client-mutations.ts, tested on a real database).
+ */
+const server = {
+  calls: [] as { method: string; url: string; mutationId: string }[],
+  refuse: new Set<string>(),
+  answers: new Map<string, unknown>(),
+  items: new Map<string, WorkItem>(),
+  nextSequence: 100,
+};
+
+let online = true;
+let clock = Date.parse("2026-11-25T10:00:00.000Z");
+function later(): string {
+  clock += 60_000;
+  return new Date(clock).toISOString();
+}
+
+async function send(entry: OutboxEntry): Promise<unknown> {
+  server.calls.push({ method: entry.method, url: entry.url, mutationId: entry.mutationId });
+  if (server.refuse.has(entry.url)) {
+    throw new HTTPError(
+      new Response(JSON.stringify({ error: "Refused by the server" }), { status: 400 }),
+      new Request(`http://server${entry.url}`),
+      {} as ConstructorParameters<typeof HTTPError>[2],
+    );
+  }
+  const earlier = server.answers.get(entry.mutationId);
+  if (earlier) return earlier;
+  let answer: WorkItem;
+  if (entry.method === "POST") {
+    const sequence = server.nextSequence++;
+    answer = { ...item(`real-${sequence}`, String(entry.body.name)), sequence_id: sequence, updated_at: later() };
+  } else {
+    const id = entry.url.split("/").at(-2) as string;
+    const current = server.items.get(id) ?? item(id, "?");
+    answer = { ...current, ...(entry.body as Partial<WorkItem>), updated_at: later() };
+  }
+  server.items.set(answer.id, answer);
+  server.answers.set(entry.mutationId, answer);
+  return answer;
+}
+
+const serverItems = server.items;
+
+function item(id: string, name: string, extra: Partial<WorkItem> = {}): WorkItem {
+  return {
+    id,
+    name,
+    sequence_id: 1,
+    project_id: PROJECT,
+    workspace_id: "w1",
+    state_id: null,
+    state__group: null,
+    priority: "none",
+    parent_id: null,
+    estimate_point: null,
+    start_date: null,
+    target_date: null,
+    sort_order: 65535,
+    completed_at: null,
+    archived_at: null,
+    is_draft: false,
+    is_epic: false,
+    type_id: null,
+    cycle_id: null,
+    module_ids: [],
+    assignee_ids: [],
+    label_ids: [],
+    sub_issues_count: 0,
+    link_count: 0,
+    attachment_count: 0,
+    created_at: "2026-11-25T09:00:00.000Z",
+    updated_at: "2026-11-25T09:00:00.000Z",
+    created_by: null,
+    updated_by: null,
+    ...extra,
+  };
+}
+
+function seed(id: string, name: string, extra: Partial<WorkItem> = {}): WorkItem {
+  const seeded = item(id, name, extra);
+  serverItems.set(id, seeded);
+  upsertWorkItems(PROJECT, [seeded]);
+  return seeded;
+}
+
+const refusals = () =>
+  toast
+    .getHistory()
+    .map((t) => ("title" in t ? String(t.title) : ""))
+    .filter((title) => title.startsWith("Couldn't save"));
+
+beforeEach(() => {
+  outbox.connect({ send, isOnline: () => online });
+  online = true;
+  server.calls.length = 0;
+  server.refuse.clear();
+});
+
+afterEach(() => {
+  outbox.close();
+});
+
+describe("work-item changes made offline", () => {
+  it("are shown at once, marked waiting, and sent once each, in order, when the network is back", async () => {
+    seed("w-1", "Plan the launch");
+    seed("w-2", "Write the memo");
+    workItems.cache.since.set(PROJECT, "2026-11-25T09:30:00.000Z");
+    online = false;
+    await updateWorkItem(SLUG, PROJECT, "w-1", { name: "Plan the launch party" });
+    await updateWorkItem(SLUG, PROJECT, "w-2", { sort_order: 5 });
+    expect(getWorkItem("w-1")?.name).toBe("Plan the launch party");
+    expect(getWorkItem("w-2")?.sort_order).toBe(5);
+    expect(outboxState.count).toBe(2);
+    expect(outboxState.waiting).toEqual({ "w-1": 1, "w-2": 1 });
+    expect(server.calls).toHaveLength(0);
+
+    online = true;
+    await outbox.flush();
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `PATCH /api/workspaces/${SLUG}/projects/${PROJECT}/issues/w-1/`,
+      `PATCH /api/workspaces/${SLUG}/projects/${PROJECT}/issues/w-2/`,
+    ]);
+    expect(new Set(server.calls.map((c) => c.mutationId)).size).toBe(2);
+    expect(outboxState.count).toBe(0);
+    // The server's copies, which the next remote change may replace again (no longer held).
+    expect(getWorkItem("w-1")?.updated_at).toBe(serverItems.get("w-1")?.updated_at);
+    // Newer than what others changed meanwhile: the catch-up must still ask from the old mark.
+    expect(workItems.cache.since.get(PROJECT)).toBe("2026-11-25T09:30:00.000Z");
+  });
+
+  it("a change the server refuses is rolled back with a toast naming it; a later waiting change stays", async () => {
+    seed("w-3", "Old name", { priority: "low" });
+    server.refuse.add(`/api/workspaces/${SLUG}/projects/${PROJECT}/issues/w-3/`);
+    online = false;
+    await updateWorkItem(SLUG, PROJECT, "w-3", { name: "Refused name", priority: "high" });
+    expect(getWorkItem("w-3")?.name).toBe("Refused name");
+    online = true;
+    await outbox.flush();
+    expect(getWorkItem("w-3")?.name).toBe("Old name");
+    expect(getWorkItem("w-3")?.priority).toBe("low");
+    expect(refusals()).toContain("Couldn't save 'Rename Old name'");
+    expect(outboxState.count).toBe(0);
+  });
+
+  it("an item created offline gets its real id when sent, and its later edits follow it", async () => {
+    online = false;
+    const placeholder = await createWorkItem(SLUG, PROJECT, { name: "Made offline" });
+    expect(placeholder.id.startsWith("temp-")).toBe(true);
+    expect(getWorkItem(placeholder.id)?.name).toBe("Made offline");
+    await updateWorkItem(SLUG, PROJECT, placeholder.id, { name: "Made offline, renamed" });
+    expect(outboxState.waiting[placeholder.id]).toBe(2);
+
+    online = true;
+    await outbox.flush();
+    const [created, renamed] = server.calls;
+    expect(created?.method).toBe("POST");
+    expect(renamed?.url).toMatch(/\/issues\/real-\d+\/$/);
+    expect(getWorkItem(placeholder.id)).toBeUndefined();
+    const real = getProjectWorkItems(PROJECT).find((i) => i.name === "Made offline, renamed");
+    expect(real?.id).toMatch(/^real-/);
+    expect(outboxState.count).toBe(0);
+  });
+
+  it("a refused offline create takes its placeholder and its waiting edits away", async () => {
+    online = false;
+    const placeholder = await createWorkItem(SLUG, PROJECT, { name: "Never made" });
+    await updateWorkItem(SLUG, PROJECT, placeholder.id, { priority: "urgent" });
+    server.refuse.add(`/api/workspaces/${SLUG}/projects/${PROJECT}/issues/`);
+    online = true;
+    await outbox.flush();
+    expect(server.calls).toHaveLength(1);
+    expect(getWorkItem(placeholder.id)).toBeUndefined();
+    expect(refusals()).toContain("Couldn't save 'Create Never made'");
+    expect(outboxState.count).toBe(0);
+  });
+
+  it("survive a reload: the next page shows them again and sends them", async () => {
+    seed("w-4", "Before reload");
+    await outbox.start("user-reload");
+    online = false;
+    await updateWorkItem(SLUG, PROJECT, "w-4", { name: "Changed before reload" });
+    outbox.close();
+    // The new page's cache starts from the server's copy.
+    upsertWorkItems(PROJECT, [serverItems.get("w-4") as WorkItem]);
+    expect(getWorkItem("w-4")?.name).toBe("Before reload");
+
+    await outbox.start("user-reload");
+    expect(getWorkItem("w-4")?.name).toBe("Changed before reload");
+    expect(outboxState.waiting["w-4"]).toBe(1);
+    online = true;
+    await outbox.flush();
+    expect(server.calls).toHaveLength(1);
+    expect(serverItems.get("w-4")?.name).toBe("Changed before reload");
+    await outbox.forget();
+  });
+});
