@@ -26,6 +26,8 @@ const PROJECT = "p-offline";
 const server = {
   calls: [] as { method: string; url: string; mutationId: string }[],
   refuse: new Set<string>(),
+  /** Names the server refuses (a stand-in for a validation it does). */
+  refuseNames: new Set<string>(),
   answers: new Map<string, unknown>(),
   items: new Map<string, WorkItem>(),
   nextSequence: 100,
@@ -40,7 +42,7 @@ function later(): string {
 
 async function send(entry: OutboxEntry): Promise<unknown> {
   server.calls.push({ method: entry.method, url: entry.url, mutationId: entry.mutationId });
-  if (server.refuse.has(entry.url)) {
+  if (server.refuse.has(entry.url) || server.refuseNames.has(String(entry.body.name))) {
     throw new HTTPError(
       new Response(JSON.stringify({ error: "Refused by the server" }), { status: 400 }),
       new Request(`http://server${entry.url}`),
@@ -118,6 +120,7 @@ beforeEach(() => {
   online = true;
   server.calls.length = 0;
   server.refuse.clear();
+  server.refuseNames.clear();
 });
 
 afterEach(() => {
@@ -153,15 +156,18 @@ describe("work-item changes made offline", () => {
   });
 
   it("a change the server refuses is rolled back with a toast naming it; a later waiting change stays", async () => {
-    seed("w-3", "Old name", { priority: "low" });
-    server.refuse.add(`/api/workspaces/${SLUG}/projects/${PROJECT}/issues/w-3/`);
+    seed("w-3", "Old name", { priority: "low", target_date: null });
+    server.refuseNames.add("Refused name");
     online = false;
     await updateWorkItem(SLUG, PROJECT, "w-3", { name: "Refused name", priority: "high" });
+    await updateWorkItem(SLUG, PROJECT, "w-3", { priority: "urgent", target_date: "2026-12-01" });
     expect(getWorkItem("w-3")?.name).toBe("Refused name");
     online = true;
     await outbox.flush();
+    // The refused change's name is undone; its priority was set again by the later change, which the server applied.
     expect(getWorkItem("w-3")?.name).toBe("Old name");
-    expect(getWorkItem("w-3")?.priority).toBe("low");
+    expect(getWorkItem("w-3")?.priority).toBe("urgent");
+    expect(getWorkItem("w-3")?.target_date).toBe("2026-12-01");
     expect(refusals()).toContain("Couldn't save 'Rename Old name'");
     expect(outboxState.count).toBe(0);
   });
