@@ -1,0 +1,186 @@
+/**
+ * The work-items store with the local database against the real server (the app on a migrated
+ * PGlite database, reached through app.inject in place of the network): a first visit stores
+ * the project, a second visit (a fresh page: modules loaded again, same IndexedDB) paints from
+ * the copy, catches up with the delta call, and the caught-up state is stored.
+ */
+import "fake-indexeddb/auto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+// The server's modules are loaded by path, typed here by the little this test uses: the client's
+// type check must not take in the server's sources (they have their own settings).
+type Injected = { statusCode: number; body: string; headers: Record<string, unknown>; json(): { id: string } };
+type App = {
+  inject(request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    payload?: string;
+  }): Promise<Injected>;
+  ready(): Promise<unknown>;
+  close(): Promise<unknown>;
+};
+type Database = { db: unknown; close(): Promise<void> };
+type TestUser = { id: string; token: string };
+type ApiClient = {
+  post(url: string, body?: unknown): Promise<Injected>;
+  patch(url: string, body?: unknown): Promise<Injected>;
+  delete(url: string): Promise<Injected>;
+};
+const SERVER_DIR = new URL("../../../../live-server/", import.meta.url).pathname;
+const serverModule = async <T>(file: string): Promise<T> =>
+  (await import(/* @vite-ignore */ `${SERVER_DIR}${file}`)) as T;
+
+let ORIGIN: string;
+let SESSION_COOKIE: string;
+let client: (app: App, user: TestUser) => ApiClient;
+let database: Database;
+let app: App;
+let dataDir: string;
+let admin: TestUser;
+let slug: string;
+let projectUrl: string;
+let projectId: string;
+
+/** The browser's fetch, answered by the real app: same-origin requests carry the session cookie. */
+function serveFetchFrom(server: App, user: TestUser) {
+  const fetchThroughApp = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
+    const res = await server.inject({
+      method: request.method,
+      url: url.pathname + url.search,
+      headers: {
+        ...Object.fromEntries(request.headers),
+        origin: ORIGIN,
+        cookie: `${SESSION_COOKIE}=${user.token}`,
+      },
+      payload: body,
+    });
+    return new Response(res.statusCode === 204 ? null : res.body, {
+      status: res.statusCode,
+      headers: res.headers as Record<string, string>,
+    });
+  };
+  vi.stubGlobal("fetch", fetchThroughApp);
+  // Relative URLs (`/api/…`) resolve against the app's origin, as in the browser.
+  (globalThis as Record<symbol, unknown>)[Symbol.for("undici.globalOrigin.1")] = new URL(ORIGIN);
+}
+
+/** A fresh page: the client's modules evaluated again (empty memory), the browser's IndexedDB kept. */
+async function openPage() {
+  vi.resetModules();
+  const [store, localDb, session] = await Promise.all([
+    import("../../stores/work-items"),
+    import("./work-items"),
+    import("../../stores/session"),
+  ]);
+  session.session.user = { id: admin.id } as never;
+  return { store, localDb, status: (await import("./database")).localDb };
+}
+
+const names = (items: readonly { name: string }[]) => items.map((i) => i.name).sort();
+
+beforeAll(async () => {
+  const { openPglite, migrateDatabase } = await serverModule<{
+    openPglite(options: object): Promise<Database>;
+    migrateDatabase(database: Database): Promise<void>;
+  }>("src/db/client.ts");
+  const { buildApp } = await serverModule<{ buildApp(config: unknown, options: object): Promise<App> }>("src/app.ts");
+  const { loadConfig } = await serverModule<{ loadConfig(env: Record<string, string>): unknown }>("src/config.ts");
+  ({ SESSION_COOKIE } = await serverModule<{ SESSION_COOKIE: string }>("src/auth/sessions.ts"));
+  const harness = await serverModule<{
+    ORIGIN: string;
+    client: typeof client;
+    createUser(db: unknown): Promise<TestUser>;
+    createWorkspace(db: unknown, owner: TestUser): Promise<{ slug: string }>;
+  }>("test/harness.ts");
+  ORIGIN = harness.ORIGIN;
+  client = harness.client;
+  database = await openPglite({});
+  await migrateDatabase(database);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "tideline-local-db-"));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SECRET_KEY: "test-secret-key-that-is-long-enough-1234567890",
+    APP_BASE_URL: ORIGIN,
+    LOG_LEVEL: "silent",
+  });
+  app = await buildApp(config, { serveClient: false, database, logger: false });
+  await app.ready();
+  admin = await harness.createUser(database.db);
+  slug = (await harness.createWorkspace(database.db, admin)).slug;
+  const project = await client(app, admin).post(`/api/workspaces/${slug}/projects/`, {
+    name: "Local first",
+    identifier: "LOCAL",
+    network: 2,
+  });
+  expect(project.statusCode, project.body).toBe(201);
+  projectId = project.json().id;
+  projectUrl = `/api/workspaces/${slug}/projects/${projectId}`;
+  for (const name of ["Alpha", "Beta", "Gamma"]) {
+    const res = await client(app, admin).post(`${projectUrl}/issues/`, { name });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+  serveFetchFrom(app, admin);
+}, 120_000);
+
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  await app?.close();
+  await database?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("opening a board with the local database", () => {
+  it("first visit syncs and stores; the next paints from the copy, catches up and stores that", async () => {
+    const first = await openPage();
+    await first.store.loadProjectWorkItems(slug, projectId);
+    expect(names(first.store.getProjectWorkItems(projectId))).toEqual(["Alpha", "Beta", "Gamma"]);
+    const stored = await first.localDb.readStoredProject(projectId);
+    expect(stored?.sync.complete).toBe(true);
+    expect(stored?.items).toHaveLength(3);
+
+    // Meanwhile, on the server: a rename, a deletion and a new item.
+    const byName = new Map(first.store.getProjectWorkItems(projectId).map((i) => [i.name, i.id]));
+    const api = client(app, admin);
+    expect((await api.patch(`${projectUrl}/issues/${byName.get("Alpha")}/`, { name: "Alpha 2" })).statusCode).toBe(200);
+    expect((await api.delete(`${projectUrl}/issues/${byName.get("Beta")}/`)).statusCode).toBe(204);
+    expect((await api.post(`${projectUrl}/issues/`, { name: "Delta" })).statusCode).toBe(201);
+
+    const second = await openPage();
+    const requests: string[] = [];
+    const inner = globalThis.fetch;
+    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
+      requests.push(new Request(input, init).url);
+      return inner(input, init);
+    });
+    await second.store.loadProjectWorkItems(slug, projectId);
+    // Painted from the copy: the board's status is ready with the stored items, before the delta.
+    expect(second.store.workItems.status[projectId]).toBe("ready");
+    expect(names(second.store.getProjectWorkItems(projectId))).toEqual(["Alpha", "Beta", "Gamma"]);
+    expect(requests.some((url) => url.includes("/v2/issues/") && !url.includes("updated_at__gt"))).toBe(false);
+
+    // The delta call catches up behind it.
+    await vi.waitFor(() => expect(second.status.projects[projectId]).toBe("ready"));
+    expect(names(second.store.getProjectWorkItems(projectId))).toEqual(["Alpha 2", "Delta", "Gamma"]);
+    expect(requests.some((url) => url.includes("/v2/issues/") && url.includes("updated_at__gt"))).toBe(true);
+    vi.stubGlobal("fetch", inner);
+
+    // …and what it brought is stored, with the newer mark.
+    await second.localDb.flushLocalWrites();
+    const after = await second.localDb.readStoredProject(projectId);
+    expect(names(after?.items ?? [])).toEqual(["Alpha 2", "Delta", "Gamma"]);
+    expect(after?.sync.since).toBe(second.store.workItems.cache.since.get(projectId));
+    expect(after?.sync.since && stored?.sync.since && after.sync.since > stored.sync.since).toBe(true);
+
+    // A third visit paints the caught-up copy at once.
+    const third = await openPage();
+    await third.store.loadProjectWorkItems(slug, projectId);
+    expect(names(third.store.getProjectWorkItems(projectId))).toEqual(["Alpha 2", "Delta", "Gamma"]);
+  }, 60_000);
+});
