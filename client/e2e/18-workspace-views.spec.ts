@@ -133,7 +133,10 @@ test.describe
       await board.useLayout("List");
       await page.getByRole("button", { name: "Display" }).click();
       await page.getByRole("combobox", { name: "Group by", exact: true }).click();
-      await page.getByRole("listbox", { name: "Group by", exact: true }).getByRole("option", { name: "Project" }).click();
+      await page
+        .getByRole("listbox", { name: "Group by", exact: true })
+        .getByRole("option", { name: "Project" })
+        .click();
       await page.keyboard.press("Escape");
       const groups = page.getByRole("region", { name: "List" }).locator(".wi-group-row:not(.wi-group-row-sticky)");
       await expect(groups).toHaveCount(2);
@@ -147,7 +150,10 @@ test.describe
       await board.useLayout("Kanban");
       await page.getByRole("button", { name: "Display" }).click();
       await page.getByRole("combobox", { name: "Group by", exact: true }).click();
-      await page.getByRole("listbox", { name: "Group by", exact: true }).getByRole("option", { name: "Priority" }).click();
+      await page
+        .getByRole("listbox", { name: "Group by", exact: true })
+        .getByRole("option", { name: "Priority" })
+        .click();
       await page.keyboard.press("Escape");
       const card = board.card("Beacon onboarding");
       await expect(card).toBeVisible();

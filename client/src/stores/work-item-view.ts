@@ -208,9 +208,7 @@ async function save(viewKey: string, keepalive = false): Promise<void> {
   if (Object.keys(job.display_filters).length) body.display_filters = job.display_filters;
   if (Object.keys(job.display_properties).length) body.display_properties = job.display_properties;
   try {
-    const answer = await api
-      .patch(viewPath(job.slug, viewKey), { json: body, keepalive })
-      .json<UserPropertiesAnswer>();
+    const answer = await api.patch(viewPath(job.slug, viewKey), { json: body, keepalive }).json<UserPropertiesAnswer>();
     // Only adopt the answer when nothing newer is waiting (it would be overwritten by stale data).
     if (!queued.has(viewKey)) workItemView.byKey[viewKey] = fromAnswer(answer);
   } catch (error) {
