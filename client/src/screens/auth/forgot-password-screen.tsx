@@ -6,12 +6,12 @@ import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import { Banner, Button, TextInput } from "../../components/ui";
+import { Banner, Button } from "../../components/ui";
 import type { AuthError } from "../../lib/auth-errors";
 import { forgotPassword } from "../../stores/auth";
 import { AuthShell } from "./auth-shell";
 import { authLink, useAuthQuery, useFocusOnMount, useSecondsLeft } from "./hooks";
-import { emailProblem } from "./steps";
+import { EmailField, emailProblem } from "./steps";
 
 const RESEND_AFTER_MS = 30_000;
 
@@ -60,18 +60,12 @@ export function ForgotPasswordScreen() {
       <form className="auth-form" noValidate onSubmit={submit}>
         {error ? <Banner>{error.message}</Banner> : null}
         {alreadySent ? <Banner kind="success">{t("auth.forgot.sentBanner", { email: sentTo.email })}</Banner> : null}
-        <TextInput
+        <EmailField
           ref={input}
-          label={t("auth.fields.email")}
-          type="email"
-          name="email"
-          autoComplete="username email"
-          inputMode="email"
-          placeholder={t("auth.fields.emailPlaceholder")}
           value={email}
           error={fieldError}
-          onChange={(event) => {
-            setEmail(event.target.value);
+          onChange={(value) => {
+            setEmail(value);
             if (fieldError) setFieldError(null);
           }}
         />

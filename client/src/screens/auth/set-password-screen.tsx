@@ -15,7 +15,7 @@ import { setPassword } from "../../stores/auth";
 import { session } from "../../stores/session";
 import { AuthShell } from "./auth-shell";
 import { useFocusOnMount } from "./hooks";
-import { EmailChip, NewPasswordFields, useNewPassword } from "./steps";
+import { AccountEmail, NewPasswordFields, useNewPassword } from "./steps";
 
 export function SetPasswordScreen() {
   const { t } = useTranslation();
@@ -57,16 +57,7 @@ export function SetPasswordScreen() {
     >
       <form className="auth-form" noValidate onSubmit={submit}>
         {error ? <Banner>{error.message}</Banner> : null}
-        <EmailChip email={email} />
-        <input
-          className="auth-hidden-username"
-          type="email"
-          autoComplete="username"
-          value={email}
-          readOnly
-          tabIndex={-1}
-          aria-hidden
-        />
+        <AccountEmail email={email} />
         <NewPasswordFields email={email} {...form.fields} />
         <div className="auth-actions">
           <Button type="submit" size="lg" block loading={busy}>

@@ -29,6 +29,35 @@ function submitting(handler: () => void) {
   };
 }
 
+/** The account's email field, as the email step and the forgot-password screen ask for it. */
+export function EmailField({
+  ref,
+  value,
+  error,
+  onChange,
+}: {
+  ref: Ref<HTMLInputElement>;
+  value: string;
+  error: string | null;
+  onChange: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <TextInput
+      ref={ref}
+      label={t("auth.fields.email")}
+      type="email"
+      name="email"
+      autoComplete="username email"
+      inputMode="email"
+      placeholder={t("auth.fields.emailPlaceholder")}
+      value={value}
+      error={error}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
 type EmailStepProps = {
   email: string;
   onEmailChange: (email: string) => void;
@@ -54,18 +83,12 @@ export function EmailStep({ email, onEmailChange, onSubmit, busy, banner }: Emai
       })}
     >
       {banner}
-      <TextInput
+      <EmailField
         ref={input}
-        label={t("auth.fields.email")}
-        type="email"
-        name="email"
-        autoComplete="username email"
-        inputMode="email"
-        placeholder={t("auth.fields.emailPlaceholder")}
         value={email}
         error={error}
-        onChange={(event) => {
-          onEmailChange(event.target.value);
+        onChange={(value) => {
+          onEmailChange(value);
           if (error) setError(null);
         }}
       />
@@ -92,6 +115,27 @@ export function EmailChip({ email, onChange }: { email: string; onChange?: () =>
         </Button>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * The chip of the address a password is for, with a hidden username field beside it so password
+ * managers save the password under that address.
+ */
+export function AccountEmail({ email, onChange }: { email: string; onChange?: () => void }) {
+  return (
+    <>
+      <EmailChip email={email} onChange={onChange} />
+      <input
+        className="auth-hidden-username"
+        type="email"
+        autoComplete="username"
+        value={email}
+        readOnly
+        tabIndex={-1}
+        aria-hidden
+      />
+    </>
   );
 }
 
@@ -175,16 +219,7 @@ function ExistingPasswordStep({
       })}
     >
       {banner}
-      <EmailChip email={email} onChange={onChangeEmail} />
-      <input
-        className="auth-hidden-username"
-        type="email"
-        autoComplete="username"
-        value={email}
-        readOnly
-        tabIndex={-1}
-        aria-hidden
-      />
+      <AccountEmail email={email} onChange={onChangeEmail} />
       <div className="auth-field-group">
         <PasswordInput
           ref={input}
@@ -366,16 +401,7 @@ function NewPasswordStep({ email, onChangeEmail, onSubmit, onUseCode, useCodeHre
       })}
     >
       {banner}
-      <EmailChip email={email} onChange={onChangeEmail} />
-      <input
-        className="auth-hidden-username"
-        type="email"
-        autoComplete="username"
-        value={email}
-        readOnly
-        tabIndex={-1}
-        aria-hidden
-      />
+      <AccountEmail email={email} onChange={onChangeEmail} />
       <NewPasswordFields email={email} {...form.fields} />
       <div className="auth-actions">
         <Button type="submit" size="lg" block loading={busy}>
