@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { outbox, outboxState } from "../lib/offline/app-outbox";
 import type { OutboxEntry } from "../lib/offline/outbox";
 // Registers the work-item handlers on the app's outbox.
-import "./offline-changes";
+import { offlineComments } from "./offline-changes";
+import { session } from "./session";
+import { addComment, loadWorkItemDetail, workItemDetail } from "./work-item-detail";
 import {
   createWorkItem,
   getProjectWorkItems,
@@ -52,6 +54,11 @@ async function send(entry: OutboxEntry): Promise<unknown> {
   const earlier = server.answers.get(entry.mutationId);
   if (earlier) return earlier;
   let answer: WorkItem;
+  if (entry.url.endsWith("/comments/")) {
+    const comment = { id: `c-${server.nextSequence++}`, comment_html: entry.body.comment_html, comment_reactions: [] };
+    server.answers.set(entry.mutationId, comment);
+    return comment;
+  }
   if (entry.method === "POST") {
     const sequence = server.nextSequence++;
     answer = { ...item(`real-${sequence}`, String(entry.body.name)), sequence_id: sequence, updated_at: later() };
@@ -222,5 +229,32 @@ describe("work-item changes made offline", () => {
     expect(server.calls).toHaveLength(1);
     expect(serverItems.get("w-4")?.name).toBe("Changed before reload");
     await outbox.forget();
+  });
+
+  it("a comment made offline shows at once, marked, and is sent when the network is back", async () => {
+    seed("w-5", "Talk about it");
+    session.user = {
+      id: "u-1",
+      first_name: "Alice",
+      last_name: "Away",
+      display_name: "alice",
+      avatar_url: null,
+    } as unknown as typeof session.user;
+    online = false;
+    // Offline the detail opens from the cached item (the request can't be made here either).
+    expect((await loadWorkItemDetail(SLUG, PROJECT, "w-5")).status).toBe("ready");
+    expect(await addComment(SLUG, PROJECT, "w-5", "<p>Written offline</p>")).toBe(true);
+    const [shown] = workItemDetail.byId["w-5"]?.comments ?? [];
+    expect(shown?.id.startsWith("temp-")).toBe(true);
+    expect(outboxState.waiting[shown?.id ?? ""]).toBe(1);
+    expect(offlineComments("w-5").map((c) => c.comment_html)).toEqual(["<p>Written offline</p>"]);
+
+    online = true;
+    await outbox.flush();
+    expect(server.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `POST /api/workspaces/${SLUG}/projects/${PROJECT}/issues/w-5/comments/`,
+    ]);
+    expect(workItemDetail.byId["w-5"]?.comments.map((c) => c.id)).toEqual([expect.stringMatching(/^c-/)]);
+    expect(offlineComments("w-5")).toEqual([]);
   });
 });

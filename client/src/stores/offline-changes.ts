@@ -9,8 +9,16 @@ import { errorMessage } from "../lib/api";
 import { connectionState } from "../lib/live";
 import { outbox } from "../lib/offline/app-outbox";
 import type { OutboxEntry } from "../lib/offline/outbox";
-import { WORK_ITEM_CREATE, WORK_ITEM_UPDATE, type WorkItemEntryData } from "../lib/offline/work-item-entries";
+import {
+  COMMENT_CREATE,
+  type CommentEntryData,
+  commentItemId,
+  WORK_ITEM_CREATE,
+  WORK_ITEM_UPDATE,
+  type WorkItemEntryData,
+} from "../lib/offline/work-item-entries";
 import { session } from "./session";
+import { type Comment, workItemDetail } from "./work-item-detail";
 import {
   getWorkItem,
   holdWorkItem,
@@ -125,6 +133,35 @@ outbox.register(WORK_ITEM_CREATE, {
     if (shown) upsertWorkItems(shown.project_id, [shown]);
   },
 });
+
+outbox.register(COMMENT_CREATE, {
+  applied(entry, answer) {
+    const itemId = commentItemId(entry.url);
+    const detail = itemId ? workItemDetail.byId[itemId] : undefined;
+    if (!detail) return;
+    const comment = answer as Comment;
+    const shown = detail.comments.some((c) => c.id === entry.target);
+    detail.comments = shown
+      ? detail.comments.map((c) => (c.id === entry.target ? comment : c))
+      : [...detail.comments.filter((c) => c.id !== comment.id), comment];
+    // Commenting subscribes the commenter.
+    detail.isSubscribed = true;
+  },
+  async refused(entry, error) {
+    const itemId = commentItemId(entry.url);
+    const detail = itemId ? workItemDetail.byId[itemId] : undefined;
+    if (detail) detail.comments = detail.comments.filter((c) => c.id !== entry.target);
+    await sayRefused(entry, error);
+  },
+  // After a reload the comment shows again when its item's detail opens (offlineComments).
+});
+
+/** Comments made offline on an item, still waiting (shown in its timeline after a reload). */
+export function offlineComments(itemId: string): Comment[] {
+  return outbox.waiting
+    .filter((entry) => entry.kind === COMMENT_CREATE && commentItemId(entry.url) === itemId)
+    .map((entry) => (entry.data as CommentEntryData).comment);
+}
 
 let started = false;
 

@@ -14,8 +14,10 @@
 import { FILE_TOO_LARGE_MESSAGE, MAX_ATTACHMENT_SIZE, STATE_GROUPS, type StateGroup } from "@tideline/shared";
 import { toast } from "sonner";
 import { api, errorMessage, HTTPError } from "../lib/api";
-import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
+import { isOwnClientMutation, mutationHeaders, newClientMutationId } from "../lib/client-mutations";
+import { outbox } from "../lib/offline/app-outbox";
 import { isNoAnswer } from "../lib/offline/outbox";
+import { commentCreateEntry } from "../lib/offline/work-item-entries";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { session } from "./session";
@@ -408,37 +410,42 @@ export async function addComment(slug: string, projectId: string, id: string, ht
   if (!detail || !author) return false;
   const tempId = `temp-${crypto.randomUUID()}`;
   const now = new Date().toISOString();
-  const answer = await optimistic({
-    apply: () => {
-      detail.comments.push({
-        id: tempId,
-        comment_html: html,
-        comment_stripped: "",
-        actor: author.id,
-        actor_detail: author,
-        created_at: now,
-        updated_at: now,
-        edited_at: null,
-        comment_reactions: [],
-      });
-      return () => {
-        detail.comments = detail.comments.filter((c) => c.id !== tempId);
-      };
-    },
-    call: () =>
-      api
-        .post(`${itemPath(slug, projectId, id)}/comments/`, {
-          json: { comment_html: html },
-          headers: mutationHeaders(),
-        })
-        .json<Comment>(),
-    error: "Couldn't add the comment",
-  });
-  if (!answer) return false;
-  detail.comments = detail.comments.map((c) => (c.id === tempId ? answer : c));
-  // Commenting subscribes the commenter.
-  detail.isSubscribed = true;
-  return true;
+  const shown: Comment = {
+    id: tempId,
+    comment_html: html,
+    comment_stripped: "",
+    actor: author.id,
+    actor_detail: author,
+    created_at: now,
+    updated_at: now,
+    edited_at: null,
+    comment_reactions: [],
+  };
+  const mutationId = newClientMutationId();
+  const url = `${itemPath(slug, projectId, id)}/comments/`;
+  detail.comments.push(shown);
+  // Offline, behind waiting changes, or without an answer: it waits in the outbox (stores/offline-changes.ts).
+  const queue = async () => {
+    await outbox.enqueue(
+      commentCreateEntry({ url, projectId, itemName: getWorkItem(id)?.name ?? "", comment: shown, mutationId }),
+    );
+    return true;
+  };
+  if (outbox.shouldQueue()) return queue();
+  try {
+    const answer = await api
+      .post(url, { json: { comment_html: html }, headers: mutationHeaders(mutationId) })
+      .json<Comment>();
+    detail.comments = detail.comments.map((c) => (c.id === tempId ? answer : c));
+    // Commenting subscribes the commenter.
+    detail.isSubscribed = true;
+    return true;
+  } catch (error) {
+    if (isNoAnswer(error)) return queue();
+    detail.comments = detail.comments.filter((c) => c.id !== tempId);
+    toast.error("Couldn't add the comment", { description: await errorMessage(error) });
+    return false;
+  }
 }
 
 export async function updateComment(

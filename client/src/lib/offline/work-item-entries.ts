@@ -3,11 +3,13 @@
  * stores/offline-changes.ts). Each keeps what its handlers need without the page that made it:
  * the values before (to roll back a refusal) and the item as shown (to show it again after a reload).
  */
+import type { Comment } from "../../stores/work-item-detail";
 import type { WorkItem, WorkItemInput, WorkItemPatch } from "../../stores/work-items";
 import type { NewOutboxEntry } from "./outbox";
 
 export const WORK_ITEM_CREATE = "work-item.create";
 export const WORK_ITEM_UPDATE = "work-item.update";
+export const COMMENT_CREATE = "comment.create";
 
 export type WorkItemEntryData = {
   projectId: string;
@@ -70,4 +72,32 @@ export function workItemUpdateEntry(input: {
     label: updateLabel(input.before?.name ?? input.shown?.name ?? "the work item", input.patch),
     data,
   };
+}
+
+export type CommentEntryData = { projectId: string; comment: Comment };
+
+/** A comment made offline: its target is the comment's temp id (the mark on it), its item is in the url. */
+export function commentCreateEntry(input: {
+  url: string;
+  projectId: string;
+  itemName: string;
+  comment: Comment;
+  mutationId: string;
+}): NewOutboxEntry {
+  const data: CommentEntryData = { projectId: input.projectId, comment: input.comment };
+  return {
+    kind: COMMENT_CREATE,
+    mutationId: input.mutationId,
+    method: "POST",
+    url: input.url,
+    body: { comment_html: input.comment.comment_html },
+    target: input.comment.id,
+    label: input.itemName ? `Comment on ${input.itemName}` : "Comment",
+    data,
+  };
+}
+
+/** The work item a comments/ url is about (a temp id until its create is answered). */
+export function commentItemId(url: string): string | undefined {
+  return /\/issues\/([^/]+)\/comments\/$/.exec(url)?.[1];
 }

@@ -8,8 +8,12 @@ import { Tabs } from "radix-ui";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useSnapshot } from "valtio";
 import { RichTextEditor, type RichTextEditorHandle, RichTextView } from "../../components/editor";
+import { WaitingToSync } from "../../components/offline/waiting-to-sync";
 import { Avatar, Button } from "../../components/ui";
+import { outboxState } from "../../lib/offline/app-outbox";
+import { offlineComments } from "../../stores/offline-changes";
 import { useMentionables } from "../../stores/project-meta";
 import {
   type Activity,
@@ -52,13 +56,18 @@ export function Timeline({ workItemId }: { workItemId: string }) {
   );
   const translate = useCallback((key: string, vars?: Record<string, string>) => t(key, vars ?? {}), [t]);
 
+  // Comments made offline still waiting to be sent (after a reload the history doesn't have them).
+  const waitingChanges = useSnapshot(outboxState).count;
   const entries = useMemo(() => {
     const list: Entry[] = [];
-    if (tab !== "activity") for (const c of detail?.comments ?? []) list.push({ kind: "comment", row: c as Comment });
+    const comments = (detail?.comments ?? []) as Comment[];
+    const known = new Set(comments.map((c) => c.id));
+    const waiting = waitingChanges ? offlineComments(workItemId).filter((c) => !known.has(c.id)) : [];
+    if (tab !== "activity") for (const c of [...comments, ...waiting]) list.push({ kind: "comment", row: c });
     if (tab !== "comments")
       for (const a of foldActivity((detail?.activity ?? []) as Activity[])) list.push({ kind: "activity", row: a });
     return list.sort((x, y) => x.row.created_at.localeCompare(y.row.created_at));
-  }, [detail?.comments, detail?.activity, tab]);
+  }, [detail?.comments, detail?.activity, tab, waitingChanges, workItemId]);
 
   return (
     <section className="wid-timeline" aria-label={t("workItem.timeline.title")}>
@@ -164,6 +173,7 @@ function CommentCard({ comment, workItemId }: { comment: Comment; workItemId: st
           <time className="subtle" dateTime={comment.created_at} title={formatMoment(comment.created_at)}>
             {relativeTime(comment.created_at)}
           </time>
+          <WaitingToSync id={comment.id} />
           {comment.edited_at ? (
             <span className="subtle wid-edited" title={formatMoment(comment.edited_at)}>
               ({t("workItem.comments.edited")})
