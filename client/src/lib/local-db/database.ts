@@ -54,7 +54,11 @@ export function localDatabase(): Promise<LocalDb | null> {
 async function open(userId: string): Promise<LocalDb | null> {
   localDb.status = "initializing";
   try {
-    const db = await openDB<LocalSchema>(databaseName(userId), IDB_SCHEMA_VERSION, {
+    let giveUp: (value: null) => void = () => undefined;
+    const gaveUp = new Promise<null>((resolve) => {
+      giveUp = resolve;
+    });
+    const opening = openDB<LocalSchema>(databaseName(userId), IDB_SCHEMA_VERSION, {
       upgrade(database) {
         // Whatever an older schema lacks (a version mismatch then clears the rows anyway).
         const missing = (name: (typeof ALL_STORES)[number]) => !database.objectStoreNames.contains(name);
@@ -72,7 +76,18 @@ async function open(userId: string): Promise<LocalDb | null> {
         disable();
       },
       terminated: disable,
+      // A tab of an older build keeps the old schema open: don't wait for it, use the server.
+      blocked() {
+        disable();
+        giveUp(null);
+      },
     });
+    const db = await Promise.race([opening, gaveUp]);
+    if (!db) {
+      // Opened at last after we gave up: let the other tab upgrade next time.
+      void opening.then((late) => late.close()).catch(() => undefined);
+      return null;
+    }
     const version = await db.get("options", "version");
     if (version?.value !== LOCAL_DB_VERSION) {
       // Another version's rows may not have the fields this code reads: start over.

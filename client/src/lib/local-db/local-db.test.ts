@@ -8,7 +8,7 @@ import { resetAllStores } from "../store";
 import { localDatabase, localDb, resetLocalDatabaseForTests } from "./database";
 import { setLocalDbEnabled } from "./flag";
 import { loadWithLocalCopy, readProjectLists } from "./meta";
-import { databaseName, LOCAL_DB_VERSION } from "./schema";
+import { databaseName, LOCAL_DB_VERSION, type ProjectSyncRecord, syncKey } from "./schema";
 import {
   bindWorkItemCache,
   flushLocalWrites,
@@ -161,6 +161,16 @@ describe("opening the local database", () => {
     expect(await (await localDatabase())?.count("issues")).toBe(1);
   });
 
+  it("a tab of an older build holding the old schema open does not make us wait: the server is used", async () => {
+    const old = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open(databaseName("u1"), 1);
+      request.onsuccess = () => resolve(request.result);
+    });
+    expect(await localDatabase()).toBeNull();
+    expect(localDb.status).toBe("error");
+    old.close();
+  });
+
   it("a failure to open falls back to the server: null and the status says error", async () => {
     vi.spyOn(globalThis.indexedDB, "open").mockImplementation(() => {
       throw new Error("blocked by the browser");
@@ -279,6 +289,23 @@ describe("write-through of the cache's changes", () => {
     expect(getAll).not.toHaveBeenCalled();
     expect(fromSnapshot?.items.find((i) => i.id === "i00002")?.name).toBe("Changed");
     expect(fromSnapshot?.items).toHaveLength(30);
+  });
+
+  it("no snapshot of this tab's cache once another tab has written the rows since", async () => {
+    await syncProjectItems(PROJECT, serverOf(many(3)).source, null);
+    const cache = cacheOf(many(3));
+    cache.put(item(1, { name: "Here" }));
+    await flushLocalWrites();
+    // Another tab writes item 2 meanwhile (its own flush moves the stamp).
+    const db = await localDatabase();
+    const record = (await db?.get("options", syncKey(PROJECT)))?.value as ProjectSyncRecord;
+    await db?.put("issues", item(2, { name: "There" }));
+    await db?.put("options", { key: syncKey(PROJECT), value: { ...record, stamp: record.stamp + 1 } });
+
+    await writeSnapshots();
+    const stored = await readStoredProject(PROJECT);
+    expect(stored?.items.find((i) => i.id === "i00002")?.name).toBe("There");
+    expect(stored?.items.find((i) => i.id === "i00001")?.name).toBe("Here");
   });
 
   it("no snapshot is written while a change is still unwritten", async () => {

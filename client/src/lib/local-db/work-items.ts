@@ -43,7 +43,10 @@ export async function readStoredProject(projectId: string): Promise<StoredProjec
       return { items: snapshot.chunks.flatMap((chunk) => JSON.parse(chunk) as WorkItem[]), sync };
     const items = await tx.objectStore("issues").index("project_id").getAll(projectId);
     // The next open reads the faster snapshot again.
-    if (sync.complete) scheduleSnapshot(projectId);
+    if (sync.complete) {
+      writtenStamps.set(projectId, sync.stamp);
+      scheduleSnapshot(projectId);
+    }
     return { items, sync };
   } catch {
     localFailure();
@@ -134,7 +137,10 @@ export async function syncProjectItems(
       void tx.objectStore("options").put({ key: syncKey(projectId), value: complete });
     }),
   );
-  if (db) trackProject(projectId);
+  if (db) {
+    writtenStamps.set(projectId, stamp);
+    trackProject(projectId);
+  }
   return { items, since };
 }
 
@@ -211,6 +217,11 @@ const deferred = new Map<string, string>();
 let timer: ReturnType<typeof setTimeout> | null = null;
 /** Flushes and snapshot writes, one after another (a snapshot must see every write before it). */
 let flushing: Promise<void> = Promise.resolve();
+/**
+ * The stamp each project's rows had after this page's last write (or read): a snapshot of this
+ * page's cache matches the rows only while nobody else (another tab) wrote since.
+ */
+const writtenStamps = new Map<string, number>();
 /** Projects whose snapshot is stale and due to be written again. */
 const snapshotsDue = new Set<string>();
 let snapshotTimer: ReturnType<typeof setTimeout> | null = null;
@@ -291,6 +302,7 @@ async function write(entries: [string, string][]): Promise<void> {
         // The rows changed: the snapshot is stale until it is written again.
         const next = { ...record, since: cache.since(projectId) ?? record.since, stamp: record.stamp + 1 };
         void options.put({ key: row.key, value: next });
+        writtenStamps.set(projectId, next.stamp);
       }
     });
   } catch {
@@ -339,7 +351,8 @@ async function snapshotsNow(projectIds: string[]): Promise<void> {
         const record = (await tx.objectStore("options").get(syncKey(projectId)))?.value as
           | ProjectSyncRecord
           | undefined;
-        if (record?.complete) void tx.objectStore("snapshots").put(snapshotOf(projectId, items, record.stamp));
+        if (record?.complete && record.stamp === writtenStamps.get(projectId))
+          void tx.objectStore("snapshots").put(snapshotOf(projectId, items, record.stamp));
       }
     });
   } catch {
@@ -353,6 +366,7 @@ onStoresReset(() => {
   timer = null;
   snapshotTimer = null;
   snapshotsDue.clear();
+  writtenStamps.clear();
   queued.clear();
   deferred.clear();
   tracked.clear();
