@@ -56,6 +56,11 @@ async function keep(key: string, response: Response): Promise<void> {
   await db.put("answers", { body, type: response.headers.get("content-type") ?? "application/json" }, key);
 }
 
+async function forgetAll(): Promise<void> {
+  const db = await database();
+  await db.clear("answers");
+}
+
 async function lastAnswer(key: string): Promise<Answer | undefined> {
   const db = await database();
   return db.get("answers", key);
@@ -81,6 +86,8 @@ export async function fetchWithLastAnswers(input: RequestInfo | URL, init?: Requ
   try {
     const response = await fetch(input, init);
     if (response.ok) keep(key, response.clone()).catch(() => undefined);
+    // The session ended (expired, signed out elsewhere): its answers must not start the app offline.
+    else if (response.status === 401) forgetAll().catch(() => undefined);
     return response;
   } catch (error) {
     const kept = await lastAnswer(key).catch(() => undefined);
