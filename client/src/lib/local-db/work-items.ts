@@ -95,7 +95,10 @@ export async function syncProjectItems(
       localFailure();
     }
   };
-  if (!resuming) await store((d) => clearProjectItems(d, projectId));
+  if (!resuming)
+    await store(async (d) => {
+      stamp = await clearProjectItems(d, projectId);
+    });
 
   let next = source.page(cursor);
   for (;;) {
@@ -160,8 +163,10 @@ async function inTransaction<T extends ("issues" | "snapshots" | "options")[]>(
   }
 }
 
-function clearProjectItems(db: LocalDb, projectId: string): Promise<void> {
-  return inTransaction(db, ["issues", "options"], async (tx) => {
+/** Start a project's copy over (its rows gone, not complete); resolves to its new stamp. */
+async function clearProjectItems(db: LocalDb, projectId: string): Promise<number> {
+  let stamp = 1;
+  await inTransaction(db, ["issues", "options"], async (tx) => {
     const issues = tx.objectStore("issues");
     for (const key of await issues.index("project_id").getAllKeys(projectId)) void issues.delete(key);
     const previous = (await tx.objectStore("options").get(syncKey(projectId)))?.value as ProjectSyncRecord | undefined;
@@ -172,8 +177,10 @@ function clearProjectItems(db: LocalDb, projectId: string): Promise<void> {
       syncedAt: new Date().toISOString(),
       stamp: (previous?.stamp ?? 0) + 1,
     };
+    stamp = record.stamp;
     void tx.objectStore("options").put({ key: syncKey(projectId), value: record });
   });
+  return stamp;
 }
 
 /** One sync page in transactions of WRITE_BATCH_SIZE puts; the last also records the cursor. */
