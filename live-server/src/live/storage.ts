@@ -4,7 +4,8 @@
  *   (`document_updates`) for the document, in order. A document without state is built from its
  *   stored HTML and that state is saved at once, before any client can edit it, so updates in
  *   the log always apply to the very items they were made against.
- * - append: one client update to the log, before the server acknowledges it (durability).
+ * - append: client updates to the log, before the server acknowledges them (durability); the
+ *   live layer writes the updates that arrive together in one INSERT (update-log.ts).
  * - store: fold the in-memory state into `description_binary` (merged with what is stored, so
  *   a REST write or another instance's store is never overwritten), re-derive the sanitised
  *   HTML and plain text, delete exactly the log rows that were folded, and emit the entity's
@@ -126,6 +127,23 @@ async function titleInStep(
     .values({ documentName, update })
     .returning({ id: documentUpdates.id });
   return logged ? [...updates, { id: logged.id, update }] : updates;
+}
+
+export type LogRow = { documentName: string; update: Uint8Array; actorId: string | null };
+
+/**
+ * Append several updates, of any documents, in one INSERT (one transaction, one WAL flush);
+ * returns their ids in the order of `rows`. The ids come from one sequence, drawn in the order
+ * of the VALUES list, so sorting them restores that order whatever order RETURNING uses.
+ */
+export async function appendUpdates(db: Db, rows: readonly LogRow[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const inserted = await db
+    .insert(documentUpdates)
+    .values(rows.map((row) => ({ documentName: row.documentName, update: row.update, actorId: row.actorId })))
+    .returning({ id: documentUpdates.id });
+  if (inserted.length !== rows.length) throw new Error("document update insert failed");
+  return inserted.map((row) => row.id).sort((a, b) => a - b);
 }
 
 /** Append a client's update (sent by `actorId`) to the document's log; returns its id. */

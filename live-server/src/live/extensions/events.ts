@@ -22,7 +22,8 @@
  *   channel gets the new guest restriction (mayReceive).
  * Re-checks run one after another (a later change is never overtaken by an earlier one), and a
  * connection set up while a change was being heard is checked once more (`connected`).
- * Delivery uses `relayStateless` (no `beforeBroadcastStateless` hook): with Redis, every
+ * Delivery is Hocuspocus' `relayStateless` (no `beforeBroadcastStateless` hook), encoded once per
+ * event rather than per socket (stateless.ts): with Redis, every
  * instance receives every event through the relay (redis-relay.ts) and delivers it to its own
  * connections, so the Redis extension must not forward it a second time.
  *
@@ -65,6 +66,7 @@ import { type AuthenticatedContext, authenticated, type LiveContext, refusal } f
 import { type DocumentRights, documentRights } from "../documents.ts";
 import { type RightsScope, type RightsWatch, rightsScope } from "../rights-watch.ts";
 import { replaceWithHtml } from "../schema.ts";
+import { relayStatelessOnce } from "../stateless.ts";
 import type { Persistence } from "./persistence.ts";
 
 export type LiveEventsConfig = {
@@ -98,7 +100,9 @@ export class LiveEvents implements Extension<LiveContext> {
 
   /** Send a stateless payload to the connections of one loaded document of this instance. */
   relay(documentName: string, payload: string, filter?: (connection: Connection<LiveContext>) => boolean): void {
-    this.instance?.documents.get(documentName)?.relayStateless(payload, filter);
+    const document = this.instance?.documents.get(documentName);
+    // Encoded once for all its connections (stateless.ts), not once per socket.
+    if (document) relayStatelessOnce(document, payload, filter);
   }
 
   /** Deliver an event to this instance's connections (see the file comment). */

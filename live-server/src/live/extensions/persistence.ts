@@ -2,7 +2,8 @@
  * Durable live documents (`page.{id}`, `issue.{id}`; storage.ts says where and how).
  *
  * Durability: a client's update is appended to the write-ahead log in `beforeHandleMessage`,
- * which Hocuspocus awaits before it applies the message and sends the sync acknowledgement. So
+ * which Hocuspocus awaits before it applies the message and sends the sync acknowledgement
+ * (updates arriving together share one INSERT: update-log.ts). So
  * an edit a provider has seen acknowledged (no unsynced changes left) is in the database, and
  * survives `kill -9`; the next load applies the log after the stored state.
  *
@@ -31,14 +32,8 @@ import type { EventBus } from "../../events/bus.ts";
 import { authenticated, type LiveContext, refusal } from "../context.ts";
 import { inspectUpdate, isEmptyUpdate, yjsUpdateOf } from "../messages.ts";
 import { generationOf } from "../schema.ts";
-import {
-  appendUpdate,
-  type ContentRef,
-  isContentRef,
-  loadDocument,
-  type StoreResult,
-  storeDocument,
-} from "../storage.ts";
+import { type ContentRef, isContentRef, loadDocument, type StoreResult, storeDocument } from "../storage.ts";
+import { UpdateLog } from "../update-log.ts";
 
 export type PersistenceConfig = { db: Db; events: EventBus; instanceId: string; log: FastifyBaseLogger };
 
@@ -60,12 +55,15 @@ export class Persistence implements Extension<LiveContext> {
   /** Last of the message hooks: when it logs an update, nothing after it can refuse it. */
   priority = 100;
   private readonly config: PersistenceConfig;
+  /** The write-ahead log, written in batches (group commit). */
+  private readonly updateLog: UpdateLog;
   private readonly states = new WeakMap<Document, DocumentState>();
   /** Log id of a frame between beforeHandleMessage and afterHandleMessage. */
   private readonly logged = new WeakMap<Uint8Array, number>();
 
   constructor(config: PersistenceConfig) {
     this.config = config;
+    this.updateLog = new UpdateLog(config.db);
   }
 
   /** Stored state, then the log in order. A broken log row is skipped (and logged), not fatal. */
@@ -115,7 +113,8 @@ export class Persistence implements Extension<LiveContext> {
     const current = generationOf(document);
     if (current && generations.some((g) => g !== current)) throw refusal("documentReset");
     const actorId = authenticated(context)?.user.id ?? null;
-    this.logged.set(frame, await appendUpdate(this.config.db, document.name, update, actorId));
+    // Shares one INSERT with the updates that arrived together (update-log.ts); durable once it resolves.
+    this.logged.set(frame, await this.updateLog.append({ documentName: document.name, update, actorId }));
     state.actorId = actorId ?? state.actorId;
   }
 

@@ -41,33 +41,67 @@ export type ProjectRefs = {
   points: Map<string, { id: string; value: string }>;
 };
 
-export async function loadProjectRefs(tx: Tx, project: ProjectRow): Promise<ProjectRefs> {
+/**
+ * Which references to read: the whole project by default; an update reads only what its form
+ * names (refsScopeOf), since a project with hundreds of members made every PATCH read them all.
+ */
+export type RefsScope = { states: boolean; labels: boolean; points: boolean; memberIds: readonly string[] | "all" };
+
+const ALL_REFS: RefsScope = { states: true, labels: true, points: true, memberIds: "all" };
+
+/**
+ * The references an update needs: states when it changes the state (the old and new state's
+ * names and groups), every label when it sets labels (removed ones are named in the history),
+ * the points when it sets one, and only the members it assigns (userNames looks up the rest).
+ */
+export function refsScopeOf(input: FormInput): RefsScope {
+  return {
+    states: input.state_id !== undefined,
+    labels: input.label_ids !== undefined,
+    points: input.estimate_point !== undefined,
+    memberIds: input.assignee_ids ?? [],
+  };
+}
+
+export async function loadProjectRefs(tx: Tx, project: ProjectRow, scope: RefsScope = ALL_REFS): Promise<ProjectRefs> {
   // One after another: a transaction is one connection, and pg refuses overlapping queries on it.
-  const stateRows = await tx
-    .select({
-      id: states.id,
-      name: states.name,
-      group: states.group,
-      isDefault: states.isDefault,
-      sequence: states.sequence,
-    })
-    .from(states)
-    .where(eq(states.projectId, project.id));
-  const labelRows = await tx
-    .select({ id: labels.id, name: labels.name })
-    .from(labels)
-    .where(eq(labels.projectId, project.id));
-  const memberRows = await tx
-    .select({ id: users.id, name: users.displayName })
-    .from(projectMembers)
-    .innerJoin(users, eq(users.id, projectMembers.memberId))
-    .where(and(eq(projectMembers.projectId, project.id), eq(projectMembers.isActive, true)));
-  const pointRows = project.estimateId
+  const stateRows = scope.states
     ? await tx
-        .select({ id: estimatePoints.id, value: estimatePoints.value })
-        .from(estimatePoints)
-        .where(and(eq(estimatePoints.estimateId, project.estimateId), eq(estimatePoints.projectId, project.id)))
+        .select({
+          id: states.id,
+          name: states.name,
+          group: states.group,
+          isDefault: states.isDefault,
+          sequence: states.sequence,
+        })
+        .from(states)
+        .where(eq(states.projectId, project.id))
     : [];
+  const labelRows = scope.labels
+    ? await tx.select({ id: labels.id, name: labels.name }).from(labels).where(eq(labels.projectId, project.id))
+    : [];
+  const { memberIds } = scope;
+  const memberRows =
+    memberIds === "all" || memberIds.length > 0
+      ? await tx
+          .select({ id: users.id, name: users.displayName })
+          .from(projectMembers)
+          .innerJoin(users, eq(users.id, projectMembers.memberId))
+          .where(
+            and(
+              eq(projectMembers.projectId, project.id),
+              eq(projectMembers.isActive, true),
+              memberIds === "all" ? undefined : inArray(projectMembers.memberId, [...new Set(memberIds)]),
+            ),
+          )
+      : [];
+  const pointRows =
+    scope.points && project.estimateId
+      ? await tx
+          .select({ id: estimatePoints.id, value: estimatePoints.value })
+          .from(estimatePoints)
+          .where(and(eq(estimatePoints.estimateId, project.estimateId), eq(estimatePoints.projectId, project.id)))
+      : [];
   return {
     states: new Map(stateRows.map((r) => [r.id, r])),
     labels: new Map(labelRows.map((r) => [r.id, r])),
@@ -361,7 +395,7 @@ export async function updateIssue(
     // re-parentings can't each pass the loop check and together close a loop.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`issue-tree:${project.id}`}))`);
   }
-  const refs = options.refs ?? (await loadProjectRefs(tx, project));
+  const refs = options.refs ?? (await loadProjectRefs(tx, project, refsScopeOf(input)));
   await validateIssueForm(tx, project, refs, input, current);
 
   const set: Partial<typeof issues.$inferInsert> = {};
