@@ -141,6 +141,8 @@ describe("opening a board with the local database", () => {
     const first = await openPage();
     await first.store.loadProjectWorkItems(slug, projectId);
     expect(names(first.store.getProjectWorkItems(projectId))).toEqual(["Alpha", "Beta", "Gamma"]);
+    // The copy is stored behind the painted board.
+    await first.localDb.flushLocalWrites();
     const stored = await first.localDb.readStoredProject(projectId);
     expect(stored?.sync.complete).toBe(true);
     expect(stored?.items).toHaveLength(3);

@@ -22,6 +22,15 @@ import {
 
 const PROJECT = "p1";
 
+/** A sync and the storing that goes on behind it. */
+async function syncAndStore(...args: Parameters<typeof syncProjectItems>) {
+  try {
+    return await syncProjectItems(...args);
+  } finally {
+    await flushLocalWrites();
+  }
+}
+
 function item(n: number, overrides: Partial<WorkItem> = {}): WorkItem {
   const at = new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString();
   return {
@@ -193,7 +202,7 @@ describe("the first sync of a project", () => {
       return put.apply(this, args);
     });
 
-    const synced = await syncProjectItems(PROJECT, source, null);
+    const synced = await syncAndStore(PROJECT, source, null);
 
     expect(calls.pages).toHaveLength(3);
     expect(synced.items).toHaveLength(1234);
@@ -208,7 +217,7 @@ describe("the first sync of a project", () => {
   it("an interrupted sync (page 2 fails) keeps page 1 and resumes from its cursor", async () => {
     const all = many(1200);
     const first = serverOf(all, { failAt: 2 });
-    await expect(syncProjectItems(PROJECT, first.source, null)).rejects.toThrow("network down");
+    await expect(syncAndStore(PROJECT, first.source, null)).rejects.toThrow("network down");
 
     const partial = await readStoredProject(PROJECT);
     expect(partial?.items).toHaveLength(500);
@@ -220,7 +229,7 @@ describe("the first sync of a project", () => {
     // Meanwhile item 7 (page 1) was deleted on the server.
     const remaining = all.filter((i) => i.id !== "i00007");
     const second = serverOf(remaining, { deleted: ["i00007"] });
-    const synced = await syncProjectItems(PROJECT, second.source, partial);
+    const synced = await syncAndStore(PROJECT, second.source, partial);
 
     // Page 1 is not fetched again: the first call starts at the stored cursor.
     expect(second.calls.pages[0]).toBe(partial?.sync.cursor);
@@ -233,13 +242,13 @@ describe("the first sync of a project", () => {
   });
 
   it("a forced sync starts over: rows the server no longer has are gone", async () => {
-    await syncProjectItems(PROJECT, serverOf(many(3)).source, null);
-    await syncProjectItems(PROJECT, serverOf(many(2)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(3)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(2)).source, null);
     expect((await readStoredProject(PROJECT))?.items.map((i) => i.id)).toEqual(["i00001", "i00002"]);
   });
 
   it("leaves drafts out", async () => {
-    const synced = await syncProjectItems(PROJECT, serverOf([item(1), item(2, { is_draft: true })]).source, null);
+    const synced = await syncAndStore(PROJECT, serverOf([item(1), item(2, { is_draft: true })]).source, null);
     expect(synced.items.map((i) => i.id)).toEqual(["i00001"]);
     expect((await readStoredProject(PROJECT))?.items).toHaveLength(1);
   });
@@ -248,7 +257,7 @@ describe("the first sync of a project", () => {
 describe("write-through of the cache's changes", () => {
   it("hydrate → delta → persisted: the delta's changes and deletions, and the newer mark, are stored", async () => {
     const all = many(20);
-    await syncProjectItems(PROJECT, serverOf(all).source, null);
+    await syncAndStore(PROJECT, serverOf(all).source, null);
     const hydrated = await readStoredProject(PROJECT);
     expect(hydrated?.sync.complete).toBe(true);
     const cache = cacheOf(hydrated?.items ?? []);
@@ -271,7 +280,7 @@ describe("write-through of the cache's changes", () => {
   });
 
   it("a warm open reads the snapshot; a change makes it stale (rows are read) until it is written again", async () => {
-    await syncProjectItems(PROJECT, serverOf(many(30)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(30)).source, null);
     const getAll = vi.spyOn(IDBIndex.prototype, "getAll");
     expect((await readStoredProject(PROJECT))?.items).toHaveLength(30);
     expect(getAll).not.toHaveBeenCalled();
@@ -292,7 +301,7 @@ describe("write-through of the cache's changes", () => {
   });
 
   it("no snapshot of this tab's cache once another tab has written the rows since", async () => {
-    await syncProjectItems(PROJECT, serverOf(many(3)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(3)).source, null);
     const cache = cacheOf(many(3));
     cache.put(item(1, { name: "Here" }));
     await flushLocalWrites();
@@ -309,7 +318,7 @@ describe("write-through of the cache's changes", () => {
   });
 
   it("no snapshot is written while a change is still unwritten", async () => {
-    await syncProjectItems(PROJECT, serverOf(many(3)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(3)).source, null);
     const cache = cacheOf(many(3));
     cache.put(item(1, { name: "Optimistic" }));
     cache.pending.add("i00001");
@@ -325,7 +334,7 @@ describe("write-through of the cache's changes", () => {
   });
 
   it("a burst of changes is one transaction", async () => {
-    await syncProjectItems(PROJECT, serverOf(many(100)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(100)).source, null);
     const cache = cacheOf(many(100));
     const transaction = vi.spyOn(IDBDatabase.prototype, "transaction");
     for (let n = 1; n <= 100; n++)
@@ -336,7 +345,7 @@ describe("write-through of the cache's changes", () => {
   });
 
   it("an item with a request in flight is written only once it settles (the copy holds what the server has)", async () => {
-    await syncProjectItems(PROJECT, serverOf([item(1)]).source, null);
+    await syncAndStore(PROJECT, serverOf([item(1)]).source, null);
     const cache = cacheOf([item(1)]);
     cache.put(item(1, { name: "Optimistic" }));
     cache.pending.add("i00001");
@@ -408,7 +417,7 @@ describe("the flag and signing out", () => {
   it("flag off: no IndexedDB use at all, the sync only fetches", async () => {
     setLocalDbEnabled(false);
     const open = vi.spyOn(globalThis.indexedDB, "open");
-    const synced = await syncProjectItems(PROJECT, serverOf(many(600)).source, null);
+    const synced = await syncAndStore(PROJECT, serverOf(many(600)).source, null);
     expect(synced.items).toHaveLength(600);
     expect(await readStoredProject(PROJECT)).toBeNull();
     expect(await readProjectLists(PROJECT, ["states"])).toBeNull();
@@ -417,7 +426,7 @@ describe("the flag and signing out", () => {
   });
 
   it("signing out (every store reset) deletes the database", async () => {
-    await syncProjectItems(PROJECT, serverOf(many(10)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(10)).source, null);
     expect(await databaseNames()).toEqual([databaseName("u1")]);
     resetAllStores();
     await vi.waitFor(async () => expect(await databaseNames()).toEqual([]));
@@ -425,7 +434,7 @@ describe("the flag and signing out", () => {
   });
 
   it("another user signing in never sees the previous one's copy, which is deleted", async () => {
-    await syncProjectItems(PROJECT, serverOf(many(10)).source, null);
+    await syncAndStore(PROJECT, serverOf(many(10)).source, null);
     session.user = { id: "u2" } as CurrentUser;
     expect(await readStoredProject(PROJECT)).toBeNull();
     await vi.waitFor(async () => expect(await databaseNames()).toEqual([databaseName("u2")]));

@@ -41,7 +41,7 @@ export async function storeProjectLists<N extends MetaStoreName>(
   const db = await localDatabase();
   if (!db) return;
   const stores = Object.keys(lists) as N[];
-  const tx = untyped(db).transaction([...stores, "options"], "readwrite");
+  const tx = untyped(db).transaction([...stores, "options"], "readwrite", { durability: "relaxed" });
   try {
     for (const name of stores) {
       const store = tx.objectStore(name);

@@ -69,82 +69,99 @@ const newer = (a: string | null, b: string) => (a && a >= b ? a : b);
  * A project's full sync, stored page by page so that an interruption costs only the page under
  * way: each page is written in transactions of 50 puts, the last one also recording the cursor
  * after it. Given an interrupted copy (`resume`), it continues from that cursor and then drops
- * what was deleted on the server since the stored part. Without a database (flag off, failure)
- * it only fetches. Resolves to every item of the project and the delta mark (the newest
- * updated_at); the copy is then marked complete.
+ * what was deleted on the server since the stored part. Resolves to every item of the project
+ * and the delta mark (the newest updated_at) as soon as they are fetched: the storing goes on
+ * behind, in order, on the writer's queue (`flushLocalWrites()` waits for it), and marks the copy
+ * complete at the end. Without a database (flag off, failure) it only fetches.
  */
 export async function syncProjectItems(
   projectId: string,
   source: SyncSource,
   resume: StoredProject | null,
 ): Promise<{ items: WorkItem[]; since: string | null }> {
-  // Until this sync completes, changes of the project are not written through.
+  // Until the stored copy is complete, the project's changes wait (see noteWorkItemChange).
   tracked.delete(projectId);
-  let db = await localDatabase();
+  const db = await localDatabase();
+  if (db) storing.add(projectId);
   const resuming = resume && !resume.sync.complete && resume.sync.cursor ? resume : null;
   const byId = new Map<string, WorkItem>(resuming ? resuming.items.map((i) => [i.id, i]) : []);
   let cursor = resuming?.sync.cursor ?? null;
   let since = resuming?.sync.since ?? null;
   let stamp = (resume?.sync.stamp ?? 0) + 1;
-  const store = async (write: (db: LocalDb) => Promise<void>) => {
+  let stored = true;
+  const store = (write: (db: LocalDb) => Promise<void>) => {
     if (!db) return;
-    try {
-      await write(db);
-    } catch {
-      db = null;
-      localFailure();
-    }
+    flushing = flushing.then(async () => {
+      if (!stored) return;
+      try {
+        await write(db);
+      } catch {
+        stored = false;
+        localFailure();
+      }
+    });
   };
   if (!resuming)
-    await store(async (d) => {
+    store(async (d) => {
       stamp = await clearProjectItems(d, projectId);
     });
 
-  let next = source.page(cursor);
-  for (;;) {
-    const page = await next;
-    const items = page.results.filter((i) => !i.is_draft);
-    for (const item of items) {
-      byId.set(item.id, item);
-      since = newer(since, item.updated_at);
-    }
-    cursor = page.next_page_results ? page.next_cursor : null;
-    // Fetch the next page while this one is written.
-    if (cursor) {
-      next = source.page(cursor);
-      next.catch(() => undefined);
-    }
-    const record: ProjectSyncRecord = { complete: false, since, cursor, syncedAt: new Date().toISOString(), stamp };
-    await store((d) => storeSyncPage(d, projectId, items, record));
-    if (!cursor) break;
+  try {
+    return await fetchAll();
+  } finally {
+    // After the last write, whatever happened (a failed fetch leaves its stored pages to resume from).
+    if (db)
+      flushing = flushing.then(() => {
+        storing.delete(projectId);
+        held.delete(projectId);
+      });
   }
 
-  let deleted: string[] = [];
-  if (resuming?.sync.since) {
-    deleted = await source.deletedSince(resuming.sync.since);
-    for (const id of deleted) byId.delete(id);
+  async function fetchAll(): Promise<{ items: WorkItem[]; since: string | null }> {
+    let next = source.page(cursor);
+    for (;;) {
+      const page = await next;
+      const items = page.results.filter((i) => !i.is_draft);
+      for (const item of items) {
+        byId.set(item.id, item);
+        since = newer(since, item.updated_at);
+      }
+      cursor = page.next_page_results ? page.next_cursor : null;
+      if (cursor) next = source.page(cursor);
+      const record = { complete: false, since, cursor, syncedAt: new Date().toISOString() };
+      store((d) => storeSyncPage(d, projectId, items, { ...record, stamp }));
+      if (!cursor) break;
+    }
+
+    let deleted: string[] = [];
+    if (resuming?.sync.since) {
+      deleted = await source.deletedSince(resuming.sync.since);
+      for (const id of deleted) byId.delete(id);
+    }
+    const items = [...byId.values()];
+    store(async (d) => {
+      stamp += 1;
+      const complete: ProjectSyncRecord = {
+        complete: true,
+        since,
+        cursor: null,
+        syncedAt: new Date().toISOString(),
+        stamp,
+      };
+      await inTransaction(d, ["issues", "snapshots", "options"], (tx) => {
+        for (const id of deleted) void tx.objectStore("issues").delete(id);
+        void tx.objectStore("snapshots").put(snapshotOf(projectId, items, stamp));
+        void tx.objectStore("options").put({ key: syncKey(projectId), value: complete });
+      });
+      writtenStamps.set(projectId, stamp);
+      trackProject(projectId);
+      // The changes made while the copy was being stored are written now.
+      storing.delete(projectId);
+      for (const id of held.get(projectId) ?? []) noteWorkItemChange(projectId, id);
+      held.delete(projectId);
+    });
+    return { items, since };
   }
-  stamp += 1;
-  const items = [...byId.values()];
-  const complete: ProjectSyncRecord = {
-    complete: true,
-    since,
-    cursor: null,
-    syncedAt: new Date().toISOString(),
-    stamp,
-  };
-  await store((d) =>
-    inTransaction(d, ["issues", "snapshots", "options"], (tx) => {
-      for (const id of deleted) void tx.objectStore("issues").delete(id);
-      void tx.objectStore("snapshots").put(snapshotOf(projectId, items, stamp));
-      void tx.objectStore("options").put({ key: syncKey(projectId), value: complete });
-    }),
-  );
-  if (db) {
-    writtenStamps.set(projectId, stamp);
-    trackProject(projectId);
-  }
-  return { items, since };
 }
 
 /** Run writes in a transaction, aborting it when one throws (nothing half-done is committed). */
@@ -153,7 +170,8 @@ async function inTransaction<T extends ("issues" | "snapshots" | "options")[]>(
   stores: T,
   writes: (tx: IDBPTransaction<LocalSchema, T, "readwrite">) => Promise<void> | void,
 ): Promise<void> {
-  const tx = db.transaction(stores, "readwrite");
+  // A cache the server can refill: no need to wait for the disk at every commit.
+  const tx = db.transaction(stores, "readwrite", { durability: "relaxed" });
   try {
     await writes(tx);
     await tx.done;
@@ -217,6 +235,9 @@ export type WorkItemCacheReader = {
 let reader: WorkItemCacheReader | null = null;
 /** Projects whose copy is complete: only their changes are written through. */
 const tracked = new Set<string>();
+/** Projects whose first sync is being stored, and the items changed meanwhile (written after it). */
+const storing = new Set<string>();
+const held = new Map<string, Set<string>>();
 /** Changed items waiting for the next flush: id → the project it was noted for. */
 const queued = new Map<string, string>();
 /** Items skipped at a flush because a request for them was in flight. */
@@ -251,6 +272,12 @@ export function isProjectTracked(projectId: string): boolean {
 
 /** The cache changed this item (put or drop) for this project: write it with the next flush. */
 export function noteWorkItemChange(projectId: string, id: string): void {
+  if (storing.has(projectId)) {
+    const ids = held.get(projectId) ?? new Set<string>();
+    ids.add(id);
+    held.set(projectId, ids);
+    return;
+  }
   if (!tracked.has(projectId)) return;
   queued.set(id, projectId);
   timer ??= setTimeout(() => void flushLocalWrites(), FLUSH_DELAY_MS);
@@ -374,6 +401,8 @@ onStoresReset(() => {
   snapshotTimer = null;
   snapshotsDue.clear();
   writtenStamps.clear();
+  storing.clear();
+  held.clear();
   queued.clear();
   deferred.clear();
   tracked.clear();
