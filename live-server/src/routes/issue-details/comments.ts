@@ -16,7 +16,6 @@ import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import { guestSeesOwnOnly, type IssueAccess, projectAccess } from "../../policies/access.ts";
 import { transactionOnce } from "../../services/client-mutations.ts";
-import { recordActivity } from "../../services/issue-activity.ts";
 import { ensureSubscribed } from "../../services/issue-subscriptions.ts";
 import {
   ITEM_TYPES,
@@ -26,6 +25,7 @@ import {
   laterThan,
   PROJECT_PATH,
   type ProjectParams,
+  recordItemActivity,
   scopeOf,
   timestampParam,
 } from "./common.ts";
@@ -140,11 +140,7 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
           .returning();
         if (!row) throw new Error("comment insert failed");
         await ensureSubscribed(tx, access.issue, [access.user.id]);
-        await recordActivity(tx, {
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          issueId: access.issue.id,
-          actorId: access.user.id,
+        await recordItemActivity(tx, access, {
           verb: "created",
           field: "comment",
           newValue: stripped,
@@ -178,11 +174,7 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
           .returning();
         if (!row) throw notFound("Comment");
         if (textChanged) {
-          await recordActivity(tx, {
-            workspaceId: access.workspace.id,
-            projectId: access.project.id,
-            issueId: access.issue.id,
-            actorId: access.user.id,
+          await recordItemActivity(tx, access, {
             verb: "updated",
             field: "comment",
             oldValue: before.commentStripped,
@@ -213,11 +205,7 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
           .where(and(eq(issueComments.id, before.id), eq(issueComments.issueId, access.issue.id)))
           .returning({ id: issueComments.id });
         if (deleted.length === 0) throw notFound("Comment");
-        await recordActivity(tx, {
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          issueId: access.issue.id,
-          actorId: access.user.id,
+        await recordItemActivity(tx, access, {
           verb: "deleted",
           field: "comment",
           oldValue: before.commentStripped,

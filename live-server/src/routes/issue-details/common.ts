@@ -10,6 +10,7 @@ import type { DbOrTx, Tx } from "../../db/client.ts";
 import { users } from "../../db/schema.ts";
 import { notFound } from "../../http/errors.ts";
 import { type IssueAccess, issueAccess } from "../../policies/access.ts";
+import { type ActivityInput, recordActivity } from "../../services/issue-activity.ts";
 
 export const PROJECT_PATH = "/api/workspaces/:slug/projects/:projectId";
 
@@ -48,6 +49,21 @@ export async function itemAccess(
 /** Event scope for something that belongs to the item's project. */
 export function scopeOf(access: IssueAccess, entityId: string) {
   return { workspaceId: access.workspace.id, projectId: access.project.id, entityId };
+}
+
+/** A history row about the item `access` reached, made by the caller (in the change's transaction). */
+export function recordItemActivity(
+  tx: Tx,
+  access: IssueAccess,
+  entry: Omit<ActivityInput, "workspaceId" | "projectId" | "issueId" | "actorId">,
+): Promise<void> {
+  return recordActivity(tx, {
+    workspaceId: access.workspace.id,
+    projectId: access.project.id,
+    issueId: access.issue.id,
+    actorId: access.user.id,
+    ...entry,
+  });
 }
 
 /** "PROJ-12": how activity rows name another work item. */

@@ -13,7 +13,6 @@ import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, notFound, parse } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import type { IssueAccess } from "../../policies/access.ts";
-import { recordActivity } from "../../services/issue-activity.ts";
 import {
   type ActorDetail,
   ITEM_TYPES,
@@ -23,6 +22,7 @@ import {
   loadActors,
   lockItems,
   PROJECT_PATH,
+  recordItemActivity,
   scopeOf,
 } from "./common.ts";
 
@@ -144,11 +144,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
           })
           .returning();
         if (!row) throw new Error("link insert failed");
-        await recordActivity(tx, {
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          issueId: access.issue.id,
-          actorId: access.user.id,
+        await recordItemActivity(tx, access, {
           verb: "created",
           field: "link",
           newValue: row.url,
@@ -178,11 +174,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
           .returning();
         if (!row) throw notFound("Link");
         if (row.url !== before.url || row.title !== before.title) {
-          await recordActivity(tx, {
-            workspaceId: access.workspace.id,
-            projectId: access.project.id,
-            issueId: access.issue.id,
-            actorId: access.user.id,
+          await recordItemActivity(tx, access, {
             verb: "updated",
             field: "link",
             oldValue: before.url,
@@ -207,11 +199,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
           .where(and(eq(issueLinks.id, before.id), eq(issueLinks.issueId, access.issue.id)))
           .returning({ id: issueLinks.id });
         if (deleted.length === 0) throw notFound("Link");
-        await recordActivity(tx, {
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          issueId: access.issue.id,
-          actorId: access.user.id,
+        await recordItemActivity(tx, access, {
           verb: "deleted",
           field: "link",
           oldValue: before.url,

@@ -3,15 +3,15 @@
  * One row per actor and reaction: reacting again returns the existing one (200, no event). A
  * reaction is removed by its owner only, named by its id or (for work items) by its value.
  */
-import { and, asc, eq } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import { and, asc, eq, type SQL } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import type { DbOrTx } from "../../db/client.ts";
+import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import { commentReactions, issueReactions } from "../../db/schema.ts";
-import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
+import { type EventBus, eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { forbidden, notFound, parse } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
-import { recordActivity } from "../../services/issue-activity.ts";
+import type { IssueAccess } from "../../policies/access.ts";
 import { commentAccess } from "./comments.ts";
 import {
   ITEM_TYPES,
@@ -21,6 +21,7 @@ import {
   loadActors,
   PROJECT_PATH,
   type ProjectParams,
+  recordItemActivity,
   scopeOf,
 } from "./common.ts";
 import { presentCommentReaction, presentIssueReaction } from "./presenters.ts";
@@ -45,6 +46,7 @@ const reactionBody = z.object({
 
 type IssueReactionRow = typeof issueReactions.$inferSelect;
 type CommentReactionRow = typeof commentReactions.$inferSelect;
+type ReactionRow = IssueReactionRow | CommentReactionRow;
 
 async function presentIssueReactions(db: DbOrTx, rows: IssueReactionRow[]) {
   const actors = await loadActors(
@@ -60,6 +62,163 @@ async function presentCommentReactions(db: DbOrTx, rows: CommentReactionRow[]) {
     rows.map((r) => r.actorId),
   );
   return rows.map((r) => presentCommentReaction(r, actors.get(r.actorId) ?? null));
+}
+
+/**
+ * What tells reactions on a work item from reactions on a comment; adding and removing follow
+ * the same rules for both.
+ */
+type ReactionTarget<Row extends ReactionRow> = {
+  access: IssueAccess;
+  table: typeof issueReactions | typeof commentReactions;
+  /** The reactions' column naming what they are on, and its value here. */
+  on: typeof issueReactions.issueId | typeof commentReactions.commentId;
+  onId: string;
+  /** The history row's field; a comment's reactions also name the comment. */
+  field: "reaction" | "comment_reaction";
+  commentId?: string;
+  insert: (tx: Tx, reaction: string) => Promise<Row | undefined>;
+  present: (db: DbOrTx, rows: Row[]) => Promise<Record<string, unknown>[]>;
+};
+
+function issueTarget(access: IssueAccess): ReactionTarget<IssueReactionRow> {
+  return {
+    access,
+    table: issueReactions,
+    on: issueReactions.issueId,
+    onId: access.issue.id,
+    field: "reaction",
+    insert: async (tx, reaction) => {
+      const [row] = await tx
+        .insert(issueReactions)
+        .values({
+          workspaceId: access.workspace.id,
+          projectId: access.project.id,
+          issueId: access.issue.id,
+          actorId: access.user.id,
+          reaction,
+        })
+        .onConflictDoNothing()
+        .returning();
+      return row;
+    },
+    present: presentIssueReactions,
+  };
+}
+
+function commentTarget(access: IssueAccess & { comment: { id: string } }): ReactionTarget<CommentReactionRow> {
+  return {
+    access,
+    table: commentReactions,
+    on: commentReactions.commentId,
+    onId: access.comment.id,
+    field: "comment_reaction",
+    commentId: access.comment.id,
+    insert: async (tx, reaction) => {
+      const [row] = await tx
+        .insert(commentReactions)
+        .values({
+          workspaceId: access.workspace.id,
+          projectId: access.project.id,
+          commentId: access.comment.id,
+          actorId: access.user.id,
+          reaction,
+        })
+        .onConflictDoNothing()
+        .returning();
+      return row;
+    },
+    present: presentCommentReactions,
+  };
+}
+
+/** Events about a comment's reaction also name the work item, so boards can find the comment. */
+function eventData<Row extends ReactionRow>(
+  target: ReactionTarget<Row>,
+  presented: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  return target.commentId ? { ...presented, issue: target.access.issue.id } : (presented ?? {});
+}
+
+async function findReaction<Row extends ReactionRow>(
+  db: DbOrTx,
+  target: ReactionTarget<Row>,
+  ...conditions: SQL[]
+): Promise<Row | undefined> {
+  const { table } = target;
+  const [row] = await db
+    .select()
+    .from(table)
+    .where(and(eq(target.on, target.onId), ...conditions))
+    .limit(1);
+  return row as Row | undefined;
+}
+
+/** React as the caller; reacting again answers the existing reaction (created: false, no event). */
+async function addReaction<Row extends ReactionRow>(
+  db: Db,
+  events: EventBus,
+  request: FastifyRequest,
+  target: ReactionTarget<Row>,
+) {
+  const { access, table } = target;
+  const { reaction } = parse(reactionBody, request.body);
+  return transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
+    const inserted = await target.insert(tx, reaction);
+    if (!inserted) {
+      const existing = await findReaction(tx, target, eq(table.actorId, access.user.id), eq(table.reaction, reaction));
+      if (!existing) throw new Error("reaction vanished");
+      const [presented] = await target.present(tx, [existing]);
+      return { created: false, reaction: presented };
+    }
+    await recordItemActivity(tx, access, {
+      verb: "created",
+      field: target.field,
+      newValue: reaction,
+      newIdentifier: inserted.id,
+      commentId: target.commentId,
+    });
+    const [presented] = await target.present(tx, [inserted]);
+    emit("reaction.created", scopeOf(access, inserted.id), eventData(target, presented));
+    return { created: true, reaction: presented };
+  });
+}
+
+/**
+ * Remove the caller's reaction named by `key`: its id, or its value among the caller's own.
+ * Someone else's reaction is 403.
+ */
+async function removeReaction<Row extends ReactionRow>(
+  db: Db,
+  events: EventBus,
+  request: FastifyRequest,
+  target: ReactionTarget<Row>,
+  key: string,
+): Promise<void> {
+  const { access, table } = target;
+  // A reaction value is at most 16 code points, so a UUID can only be a reaction's id.
+  const byId = isUuid(key);
+  const row = await findReaction(
+    db,
+    target,
+    byId ? eq(table.id, key) : eq(table.reaction, key),
+    ...(byId ? [] : [eq(table.actorId, access.user.id)]),
+  );
+  if (!row) throw notFound("Reaction");
+  if (row.actorId !== access.user.id) throw forbidden("You can only remove your own reactions.");
+  await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
+    const [presented] = await target.present(tx, [row]);
+    const deleted = await tx.delete(table).where(eq(table.id, row.id)).returning({ id: table.id });
+    if (deleted.length === 0) throw notFound("Reaction");
+    await recordItemActivity(tx, access, {
+      verb: "deleted",
+      field: target.field,
+      oldValue: row.reaction,
+      oldIdentifier: row.id,
+      commentId: target.commentId,
+    });
+    emit("reaction.deleted", scopeOf(access, row.id), eventData(target, presented));
+  });
 }
 
 export async function registerReactionRoutes(app: FastifyInstance): Promise<void> {
@@ -83,89 +242,13 @@ export async function registerReactionRoutes(app: FastifyInstance): Promise<void
 
     app.post<{ Params: ItemParams }>(`${base}/`, async (request, reply) => {
       const access = await itemAccess(db, request, t, request.params, true);
-      const { reaction } = parse(reactionBody, request.body);
-      const result = await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        const [inserted] = await tx
-          .insert(issueReactions)
-          .values({
-            workspaceId: access.workspace.id,
-            projectId: access.project.id,
-            issueId: access.issue.id,
-            actorId: access.user.id,
-            reaction,
-          })
-          .onConflictDoNothing()
-          .returning();
-        if (!inserted) {
-          const [existing] = await tx
-            .select()
-            .from(issueReactions)
-            .where(
-              and(
-                eq(issueReactions.issueId, access.issue.id),
-                eq(issueReactions.actorId, access.user.id),
-                eq(issueReactions.reaction, reaction),
-              ),
-            )
-            .limit(1);
-          if (!existing) throw new Error("reaction vanished");
-          const [presented] = await presentIssueReactions(tx, [existing]);
-          return { created: false, reaction: presented };
-        }
-        await recordActivity(tx, {
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          issueId: access.issue.id,
-          actorId: access.user.id,
-          verb: "created",
-          field: "reaction",
-          newValue: reaction,
-          newIdentifier: inserted.id,
-        });
-        const [presented] = await presentIssueReactions(tx, [inserted]);
-        emit("reaction.created", scopeOf(access, inserted.id), presented ?? {});
-        return { created: true, reaction: presented };
-      });
+      const result = await addReaction(db, events, request, issueTarget(access));
       return reply.status(result.created ? 201 : 200).send(result.reaction);
     });
 
     app.delete<{ Params: ItemParams & { reaction: string } }>(`${base}/:reaction/`, async (request, reply) => {
       const access = await itemAccess(db, request, t, request.params, true);
-      const key = request.params.reaction;
-      // A reaction value is at most 16 code points, so a UUID can only be a reaction's id.
-      const byId = isUuid(key);
-      const [row] = await db
-        .select()
-        .from(issueReactions)
-        .where(
-          and(
-            eq(issueReactions.issueId, access.issue.id),
-            byId ? eq(issueReactions.id, key) : eq(issueReactions.reaction, key),
-            ...(byId ? [] : [eq(issueReactions.actorId, access.user.id)]),
-          ),
-        )
-        .limit(1);
-      if (!row) throw notFound("Reaction");
-      if (row.actorId !== access.user.id) throw forbidden("You can only remove your own reactions.");
-      await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        const [presented] = await presentIssueReactions(tx, [row]);
-        const deleted = await tx
-          .delete(issueReactions)
-          .where(eq(issueReactions.id, row.id))
-          .returning({ id: issueReactions.id });
-        if (deleted.length === 0) throw notFound("Reaction");
-        await recordActivity(tx, {
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          issueId: access.issue.id,
-          actorId: access.user.id,
-          verb: "deleted",
-          field: "reaction",
-          oldValue: row.reaction,
-          oldIdentifier: row.id,
-        });
-        emit("reaction.deleted", scopeOf(access, row.id), presented ?? {});
-      });
+      await removeReaction(db, events, request, issueTarget(access), request.params.reaction);
       return reply.status(204).send();
     });
   }
@@ -187,50 +270,7 @@ export async function registerReactionRoutes(app: FastifyInstance): Promise<void
 
   app.post<{ Params: CommentParams }>(`${commentBase}/`, async (request, reply) => {
     const access = await commentAccess(db, request, request.params, true);
-    const { reaction } = parse(reactionBody, request.body);
-    const result = await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-      const [inserted] = await tx
-        .insert(commentReactions)
-        .values({
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          commentId: access.comment.id,
-          actorId: access.user.id,
-          reaction,
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (!inserted) {
-        const [existing] = await tx
-          .select()
-          .from(commentReactions)
-          .where(
-            and(
-              eq(commentReactions.commentId, access.comment.id),
-              eq(commentReactions.actorId, access.user.id),
-              eq(commentReactions.reaction, reaction),
-            ),
-          )
-          .limit(1);
-        if (!existing) throw new Error("reaction vanished");
-        const [presented] = await presentCommentReactions(tx, [existing]);
-        return { created: false, reaction: presented };
-      }
-      await recordActivity(tx, {
-        workspaceId: access.workspace.id,
-        projectId: access.project.id,
-        issueId: access.issue.id,
-        actorId: access.user.id,
-        verb: "created",
-        field: "comment_reaction",
-        newValue: reaction,
-        newIdentifier: inserted.id,
-        commentId: access.comment.id,
-      });
-      const [presented] = await presentCommentReactions(tx, [inserted]);
-      emit("reaction.created", scopeOf(access, inserted.id), { ...presented, issue: access.issue.id });
-      return { created: true, reaction: presented };
-    });
+    const result = await addReaction(db, events, request, commentTarget(access));
     return reply.status(result.created ? 201 : 200).send(result.reaction);
   });
 
@@ -238,41 +278,7 @@ export async function registerReactionRoutes(app: FastifyInstance): Promise<void
     `${commentBase}/:reactionId/`,
     async (request, reply) => {
       const access = await commentAccess(db, request, request.params, true);
-      const key = request.params.reactionId;
-      const byId = isUuid(key);
-      const [row] = await db
-        .select()
-        .from(commentReactions)
-        .where(
-          and(
-            eq(commentReactions.commentId, access.comment.id),
-            byId ? eq(commentReactions.id, key) : eq(commentReactions.reaction, key),
-            ...(byId ? [] : [eq(commentReactions.actorId, access.user.id)]),
-          ),
-        )
-        .limit(1);
-      if (!row) throw notFound("Reaction");
-      if (row.actorId !== access.user.id) throw forbidden("You can only remove your own reactions.");
-      await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        const [presented] = await presentCommentReactions(tx, [row]);
-        const deleted = await tx
-          .delete(commentReactions)
-          .where(eq(commentReactions.id, row.id))
-          .returning({ id: commentReactions.id });
-        if (deleted.length === 0) throw notFound("Reaction");
-        await recordActivity(tx, {
-          workspaceId: access.workspace.id,
-          projectId: access.project.id,
-          issueId: access.issue.id,
-          actorId: access.user.id,
-          verb: "deleted",
-          field: "comment_reaction",
-          oldValue: row.reaction,
-          oldIdentifier: row.id,
-          commentId: access.comment.id,
-        });
-        emit("reaction.deleted", scopeOf(access, row.id), { ...presented, issue: access.issue.id });
-      });
+      await removeReaction(db, events, request, commentTarget(access), request.params.reactionId);
       return reply.status(204).send();
     },
   );
