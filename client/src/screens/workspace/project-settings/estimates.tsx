@@ -9,7 +9,7 @@ import {
   estimatePointsProblem,
 } from "@tideline/shared";
 import clsx from "clsx";
-import { Ellipsis, Pencil, Plus, Power, PowerOff, Ruler, Trash2, X } from "lucide-react";
+import { Pencil, Plus, Power, PowerOff, Ruler, Trash2, X } from "lucide-react";
 import { type CSSProperties, type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
@@ -31,12 +31,14 @@ import {
   setEstimateActive,
 } from "../../../stores/project-settings";
 import { ConfirmModal } from "../components/confirm-modal";
-import { Menu, MenuItem } from "../components/menu";
+import { MenuItem } from "../components/menu";
+import { RowActionsMenu, RowEditButton, SettingsHeading } from "../components/settings-parts";
 import { SkeletonRows } from "../components/skeleton";
 import { Toggle } from "../components/toggle";
 import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
 import { useProjectSettings } from "./layout";
+import { MetaLoadFailed } from "./settings-rows";
 import "./settings-lists.css";
 
 type ScaleType = (typeof AVAILABLE_ESTIMATE_TYPES)[number];
@@ -76,31 +78,19 @@ export function ProjectEstimatesSettings() {
 
   return (
     <>
-      <div className="settings-heading">
-        <div>
-          <h1>{t("estimateSettings.title")}</h1>
-          <p className="muted">{t("estimateSettings.hint")}</p>
-        </div>
+      <SettingsHeading title={t("estimateSettings.title")} hint={t("estimateSettings.hint")}>
         {editable && estimates.length > 0 ? (
           <Button size="sm" onClick={() => setCreating(true)}>
             <Plus size={14} aria-hidden />
             {t("estimateSettings.create")}
           </Button>
         ) : null}
-      </div>
+      </SettingsHeading>
 
       {meta === undefined || (meta.status === "loading" && estimates.length === 0) ? (
         <SkeletonRows count={3} height={56} />
       ) : meta.status === "error" && estimates.length === 0 ? (
-        <div className="stack" style={{ alignItems: "flex-start" }}>
-          <p className="muted">{t("estimateSettings.loadFailed")}</p>
-          <Button
-            variant="secondary"
-            onClick={() => void loadProjectMeta(slug, project.id, true).catch(() => undefined)}
-          >
-            {t("workspace.common.retry")}
-          </Button>
-        </div>
+        <MetaLoadFailed slug={slug} projectId={project.id} message={t("estimateSettings.loadFailed")} />
       ) : (
         <>
           <section className="settings-section">
@@ -216,28 +206,12 @@ function EstimateCard({
             <Button variant="secondary" size="sm" onClick={() => onActivate(!estimate.is_active)}>
               {estimate.is_active ? t("estimateSettings.deactivate") : t("estimateSettings.activate")}
             </Button>
-            <Button
-              variant="ghost"
-              size="sm"
-              className="icon-btn"
-              aria-label={t("estimateSettings.edit", { name: estimate.name })}
+            <RowEditButton
+              label={t("estimateSettings.edit", { name: estimate.name })}
               title={t("estimateSettings.editShort")}
               onClick={onEdit}
-            >
-              <Pencil size={14} aria-hidden />
-            </Button>
-            <Menu
-              trigger={
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  className="icon-btn"
-                  aria-label={t("estimateSettings.actions", { name: estimate.name })}
-                >
-                  <Ellipsis size={14} aria-hidden />
-                </Button>
-              }
-            >
+            />
+            <RowActionsMenu label={t("estimateSettings.actions", { name: estimate.name })}>
               <MenuItem
                 icon={estimate.is_active ? <PowerOff size={14} /> : <Power size={14} />}
                 onSelect={() => onActivate(!estimate.is_active)}
@@ -250,7 +224,7 @@ function EstimateCard({
               <MenuItem icon={<Trash2 size={14} />} danger onSelect={onDelete}>
                 {t("estimateSettings.delete")}
               </MenuItem>
-            </Menu>
+            </RowActionsMenu>
           </div>
         ) : null}
       </header>

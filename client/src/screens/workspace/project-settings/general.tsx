@@ -6,7 +6,7 @@ import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Banner, Button, TextArea, TextInput } from "../../../components/ui";
-import { errorMessage, fieldErrors } from "../../../lib/api";
+import { errorMessage } from "../../../lib/api";
 import { forgetFavorite } from "../../../stores/favorites";
 import { fetchProjectMembers, memberName, members } from "../../../stores/members";
 import {
@@ -19,6 +19,7 @@ import {
 import { ConfirmModal } from "../components/confirm-modal";
 import { CoverPicker, coverBackground, EmojiPicker } from "../components/pickers";
 import { SelectField } from "../components/select-field";
+import { DangerRow, SettingsHeading, saveErrors } from "../components/settings-parts";
 import { can } from "../permissions";
 import { IdentifierHint, NetworkChoice } from "../projects/create-project-modal";
 import { useIdentifierCheck } from "../projects/use-identifier-check";
@@ -98,15 +99,7 @@ export function ProjectGeneralSettings() {
       await saveProjectSettings(slug, project.id, patch);
       toast.success(t("projects.settings.saved"));
     } catch (error) {
-      const fields = await fieldErrors(error);
-      const known = ["name", "identifier", "description", "project_lead"].some((k) => fields[k]);
-      setErrors({
-        name: fields.name,
-        identifier: fields.identifier,
-        description: fields.description,
-        project_lead: fields.project_lead,
-        form: known ? undefined : await errorMessage(error),
-      });
+      setErrors(await saveErrors(error, ["name", "identifier", "description", "project_lead"]));
     } finally {
       setSaving(false);
     }
@@ -114,12 +107,7 @@ export function ProjectGeneralSettings() {
 
   return (
     <>
-      <div className="settings-heading">
-        <div>
-          <h1>{t("projects.settings.general")}</h1>
-          <p className="muted">{t("projects.settings.generalHint")}</p>
-        </div>
-      </div>
+      <SettingsHeading title={t("projects.settings.general")} hint={t("projects.settings.generalHint")} />
 
       {project.archived_at ? (
         <div className="readonly-note">
@@ -224,15 +212,10 @@ export function ProjectGeneralSettings() {
             {t("projects.settings.dangerZone")}
           </h2>
           <div className="danger-zone">
-            <div className="danger-row">
-              <div>
-                <span className="danger-row-title">
-                  {project.archived_at ? t("projects.settings.restore") : t("projects.settings.archive")}
-                </span>
-                <span className="danger-row-hint">
-                  {project.archived_at ? t("projects.settings.restoreHint") : t("projects.settings.archiveHint")}
-                </span>
-              </div>
+            <DangerRow
+              title={project.archived_at ? t("projects.settings.restore") : t("projects.settings.archive")}
+              hint={project.archived_at ? t("projects.settings.restoreHint") : t("projects.settings.archiveHint")}
+            >
               {project.archived_at ? (
                 <Button variant="secondary" onClick={() => void restoreProject(slug, project.id)}>
                   <ArchiveRestore size={14} aria-hidden />
@@ -244,17 +227,13 @@ export function ProjectGeneralSettings() {
                   {t("projects.settings.archive")}
                 </Button>
               )}
-            </div>
-            <div className="danger-row">
-              <div>
-                <span className="danger-row-title">{t("projects.settings.delete")}</span>
-                <span className="danger-row-hint">{t("projects.settings.deleteHint")}</span>
-              </div>
+            </DangerRow>
+            <DangerRow title={t("projects.settings.delete")} hint={t("projects.settings.deleteHint")}>
               <Button variant="danger" onClick={() => setConfirm("delete")}>
                 <Trash2 size={14} aria-hidden />
                 {t("projects.settings.delete")}
               </Button>
-            </div>
+            </DangerRow>
           </div>
         </section>
       ) : null}

@@ -3,8 +3,8 @@ import { SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-
 import { CSS } from "@dnd-kit/utilities";
 import { ROLE } from "@tideline/shared";
 import clsx from "clsx";
-import { CornerDownRight, Ellipsis, GripVertical, Pencil, Plus, Tag, Trash2 } from "lucide-react";
-import { type CSSProperties, type FormEvent, useEffect, useMemo, useState } from "react";
+import { CornerDownRight, Pencil, Plus, Tag, Trash2 } from "lucide-react";
+import { type CSSProperties, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { useSnapshot } from "valtio";
@@ -28,12 +28,14 @@ import {
   updateLabel,
 } from "../../../stores/project-settings";
 import { ConfirmModal } from "../components/confirm-modal";
-import { Menu, MenuItem } from "../components/menu";
+import { MenuItem } from "../components/menu";
+import { RowActionsMenu, RowEditButton, SettingsHeading } from "../components/settings-parts";
 import { SkeletonRows } from "../components/skeleton";
 import { useCurrentWorkspace } from "../use-workspace";
-import { ColorDot, ColorPicker, randomPaletteColor } from "./color-picker";
+import { ColorDot, randomPaletteColor } from "./color-picker";
 import { dragAnnouncements, dragInstructions, useSettingsSensors } from "./dnd";
 import { useProjectSettings } from "./layout";
+import { ColorNameForm, DragHandle, MetaLoadFailed } from "./settings-rows";
 import "./settings-lists.css";
 
 /** Pixels of indentation per level; dragging sideways by this much nests or un-nests. */
@@ -112,18 +114,14 @@ export function ProjectLabelsSettings() {
 
   return (
     <>
-      <div className="settings-heading">
-        <div>
-          <h1>{t("labelSettings.title")}</h1>
-          <p className="muted">{t("labelSettings.hint")}</p>
-        </div>
+      <SettingsHeading title={t("labelSettings.title")} hint={t("labelSettings.hint")}>
         {editable && labels.length > 0 ? (
           <Button size="sm" onClick={() => setAdding(adding ?? newDraft())}>
             <Plus size={14} aria-hidden />
             {t("labelSettings.add")}
           </Button>
         ) : null}
-      </div>
+      </SettingsHeading>
 
       {adding ? (
         <div className="settings-list settings-list-standalone">
@@ -144,15 +142,7 @@ export function ProjectLabelsSettings() {
       {meta === undefined || (meta.status === "loading" && labels.length === 0) ? (
         <SkeletonRows count={5} height={40} />
       ) : meta.status === "error" && labels.length === 0 ? (
-        <div className="stack" style={{ alignItems: "flex-start" }}>
-          <p className="muted">{t("labelSettings.loadFailed")}</p>
-          <Button
-            variant="secondary"
-            onClick={() => void loadProjectMeta(slug, project.id, true).catch(() => undefined)}
-          >
-            {t("workspace.common.retry")}
-          </Button>
-        </div>
+        <MetaLoadFailed slug={slug} projectId={project.id} message={t("labelSettings.loadFailed")} />
       ) : labels.length === 0 ? (
         adding ? null : (
           <EmptyState
@@ -287,17 +277,13 @@ function LabelRow({
       className={clsx("settings-row label-row", isDragging && "is-dragging", pending && "is-pending")}
     >
       {editable ? (
-        <button
-          type="button"
-          ref={setActivatorNodeRef}
-          className="drag-handle"
-          aria-label={t("labelSettings.reorder", { name: label.name })}
+        <DragHandle
+          label={t("labelSettings.reorder", { name: label.name })}
           disabled={pending}
-          {...attributes}
-          {...listeners}
-        >
-          <GripVertical size={14} aria-hidden />
-        </button>
+          activatorRef={setActivatorNodeRef}
+          attributes={attributes}
+          listeners={listeners}
+        />
       ) : null}
       {depth > 0 ? <CornerDownRight size={13} className="label-branch" aria-hidden /> : null}
       <ColorDot color={label.color} size={10} />
@@ -307,28 +293,12 @@ function LabelRow({
       {carried > 0 ? <span className="badge">{t("labelSettings.carried", { count: carried })}</span> : null}
       {editable && !pending ? (
         <div className="settings-row-actions">
-          <Button
-            variant="ghost"
-            size="sm"
-            className="icon-btn"
-            aria-label={t("labelSettings.edit", { name: label.name })}
+          <RowEditButton
+            label={t("labelSettings.edit", { name: label.name })}
             title={t("labelSettings.editShort")}
             onClick={onEdit}
-          >
-            <Pencil size={14} aria-hidden />
-          </Button>
-          <Menu
-            trigger={
-              <Button
-                variant="ghost"
-                size="sm"
-                className="icon-btn"
-                aria-label={t("labelSettings.actions", { name: label.name })}
-              >
-                <Ellipsis size={14} aria-hidden />
-              </Button>
-            }
-          >
+          />
+          <RowActionsMenu label={t("labelSettings.actions", { name: label.name })}>
             <MenuItem icon={<Plus size={14} />} onSelect={onAddChild}>
               {t("labelSettings.addChild")}
             </MenuItem>
@@ -338,7 +308,7 @@ function LabelRow({
             <MenuItem icon={<Trash2 size={14} />} danger onSelect={onDelete}>
               {t("labelSettings.delete")}
             </MenuItem>
-          </Menu>
+          </RowActionsMenu>
         </div>
       ) : null}
     </li>
@@ -365,49 +335,21 @@ function LabelForm({
   onSubmit: (draft: Draft) => void;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
   const choices = useMemo(() => {
     const allowed = new Set(labelParentChoices(labels, labelId).map((l) => l.id));
     return flattenLabels(labels).filter((i) => allowed.has(i.id) && !isTempId(i.id));
   }, [labels, labelId]);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const name = draft.name.trim();
-    if (!name) return setError(t("labelSettings.nameRequired"));
-    if (nameTaken(name)) return setError(t("labelSettings.nameTaken", { name }));
-    onSubmit(draft);
-  }
-
   return (
-    <form
-      className="inline-form"
-      onSubmit={submit}
-      onKeyDown={(e) => {
-        // Escape inside the colour popover (a portal, so not in this form's DOM) only closes it.
-        if (e.key === "Escape" && e.currentTarget.contains(e.target as Node)) {
-          e.preventDefault();
-          onCancel();
-        }
-      }}
+    <ColorNameForm
+      initial={initial}
+      i18nPrefix="labelSettings"
+      submitLabel={submitLabel}
+      nameTaken={nameTaken}
+      onCancel={onCancel}
+      onSubmit={onSubmit}
     >
-      <div className="inline-form-fields">
-        <ColorPicker value={draft.color} onChange={(color) => setDraft((d) => ({ ...d, color }))} />
-        <input
-          className="input input-compact inline-form-name"
-          placeholder={t("labelSettings.namePlaceholder")}
-          aria-label={t("labelSettings.name")}
-          aria-invalid={error ? true : undefined}
-          value={draft.name}
-          maxLength={255}
-          // biome-ignore lint/a11y/noAutofocus: the form opens because the person asked to type a name
-          autoFocus
-          onChange={(e) => {
-            setDraft((d) => ({ ...d, name: e.target.value }));
-            setError(null);
-          }}
-        />
+      {(draft, setDraft) => (
         <Select
           className="inline-form-parent"
           compact
@@ -419,18 +361,7 @@ function LabelForm({
             ...choices.map((c) => ({ value: c.id, label: `${"\u00A0\u00A0\u00A0".repeat(c.depth)}${c.label.name}` })),
           ]}
         />
-        <Button variant="secondary" size="sm" onClick={onCancel}>
-          {t("workspace.common.cancel")}
-        </Button>
-        <Button type="submit" size="sm" disabled={!draft.name.trim()}>
-          {submitLabel}
-        </Button>
-      </div>
-      {error ? (
-        <span className="field-error" role="alert">
-          {error}
-        </span>
-      ) : null}
-    </form>
+      )}
+    </ColorNameForm>
   );
 }

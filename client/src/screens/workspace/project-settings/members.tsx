@@ -1,5 +1,5 @@
 import { ROLE } from "@tideline/shared";
-import { DoorOpen, Ellipsis, Search, UserMinus, UserPlus, Users } from "lucide-react";
+import { DoorOpen, UserMinus, UserPlus, Users } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -21,8 +21,9 @@ import {
 import { session } from "../../../stores/session";
 import { ConfirmModal } from "../components/confirm-modal";
 import { focusOnMount } from "../components/focus";
-import { Menu, MenuItem } from "../components/menu";
+import { MenuItem } from "../components/menu";
 import { RoleSelect, useRoleLabel } from "../components/role-select";
+import { filterPeople, MemberRow, MemberSearch, RowActionsMenu, SettingsHeading } from "../components/settings-parts";
 import { SkeletonRows } from "../components/skeleton";
 import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
@@ -48,21 +49,14 @@ export function ProjectMembersSettings() {
   }, [slug, project.id]);
 
   const list = snap.byProject[project.id];
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    if (!list || !q) return list;
-    return list.filter(
-      (m) => memberName(m.member_details).toLowerCase().includes(q) || m.member_details.email.toLowerCase().includes(q),
-    );
-  }, [list, query]);
+  const shown = useMemo(
+    () => filterPeople(list, query, (m) => ({ name: memberName(m.member_details), email: m.member_details.email })),
+    [list, query],
+  );
 
   return (
     <>
-      <div className="settings-heading">
-        <div>
-          <h1>{t("projects.settings.members")}</h1>
-          <p className="muted">{t("projects.members.hint")}</p>
-        </div>
+      <SettingsHeading title={t("projects.settings.members")} hint={t("projects.members.hint")}>
         <Button variant="secondary" onClick={() => setLeaving(true)}>
           <DoorOpen size={14} aria-hidden />
           {t("projects.members.leave")}
@@ -73,21 +67,11 @@ export function ProjectMembersSettings() {
             {t("projects.members.add")}
           </Button>
         ) : null}
-      </div>
+      </SettingsHeading>
 
       <div className="member-list-toolbar">
         <h2>{t("projects.members.count", { count: list?.length ?? 0 })}</h2>
-        <div className="search-input">
-          <Search size={14} aria-hidden />
-          <input
-            className="input"
-            type="search"
-            placeholder={t("projects.members.search")}
-            aria-label={t("projects.members.search")}
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-        </div>
+        <MemberSearch label={t("projects.members.search")} value={query} onChange={setQuery} />
       </div>
 
       <div className="member-list">
@@ -98,47 +82,37 @@ export function ProjectMembersSettings() {
         ) : (
           shown.map((m) => {
             const isMe = m.member === me?.id;
+            const name = memberName(m.member_details);
             return (
-              <div key={m.id} className="member-row">
-                <Avatar name={memberName(m.member_details)} src={m.member_details.avatar_url} size={30} />
-                <div className="member-info">
-                  <span className="member-name">
-                    {memberName(m.member_details)}
-                    {isMe ? <span className="badge you-badge">{t("workspace.common.you")}</span> : null}
-                  </span>
-                  <span className="member-email">{m.member_details.email}</span>
-                </div>
-                {isAdmin ? (
-                  <RoleSelect
-                    label={t("projects.members.roleOf", { name: memberName(m.member_details) })}
-                    value={m.role}
-                    max={projectRole ?? ROLE.guest}
-                    onChange={(role) => void updateProjectMemberRole(slug, project.id, m.id, role)}
-                  />
-                ) : (
-                  <span className="member-role-static">{roleLabel(m.role)}</span>
-                )}
-                {isAdmin && !isMe ? (
-                  <Menu
-                    trigger={
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        className="icon-btn"
-                        aria-label={t("projects.members.actionsFor", { name: memberName(m.member_details) })}
-                      >
-                        <Ellipsis size={14} />
-                      </Button>
-                    }
-                  >
-                    <MenuItem danger icon={<UserMinus size={14} />} onSelect={() => setRemoving(m)}>
-                      {t("projects.members.remove")}
-                    </MenuItem>
-                  </Menu>
-                ) : (
-                  <span style={{ width: 26 }} />
-                )}
-              </div>
+              <MemberRow
+                key={m.id}
+                avatarName={name}
+                avatarUrl={m.member_details.avatar_url}
+                name={name}
+                youBadge={isMe ? t("workspace.common.you") : null}
+                detail={m.member_details.email}
+                role={
+                  isAdmin ? (
+                    <RoleSelect
+                      label={t("projects.members.roleOf", { name })}
+                      value={m.role}
+                      max={projectRole ?? ROLE.guest}
+                      onChange={(role) => void updateProjectMemberRole(slug, project.id, m.id, role)}
+                    />
+                  ) : (
+                    <span className="member-role-static">{roleLabel(m.role)}</span>
+                  )
+                }
+                actions={
+                  isAdmin && !isMe ? (
+                    <RowActionsMenu label={t("projects.members.actionsFor", { name })}>
+                      <MenuItem danger icon={<UserMinus size={14} />} onSelect={() => setRemoving(m)}>
+                        {t("projects.members.remove")}
+                      </MenuItem>
+                    </RowActionsMenu>
+                  ) : null
+                }
+              />
             );
           })
         )}
@@ -194,12 +168,7 @@ function AddMembersModal({ onClose }: { onClose: () => void }) {
   const inProject = new Set((snap.byProject[project.id] ?? []).map((m) => m.member));
   const workspaceMembers = snap.bySlug[slug];
   const candidates = (workspaceMembers ?? []).filter((m) => !inProject.has(m.member.id));
-  const q = query.trim().toLowerCase();
-  const shown = q
-    ? candidates.filter(
-        (m) => memberName(m.member).toLowerCase().includes(q) || m.member.email.toLowerCase().includes(q),
-      )
-    : candidates;
+  const shown = filterPeople(candidates, query, (m) => ({ name: memberName(m.member), email: m.member.email })) ?? [];
   const count = Object.keys(picked).length;
 
   async function submit(event: FormEvent) {
@@ -230,18 +199,13 @@ function AddMembersModal({ onClose }: { onClose: () => void }) {
     >
       <form onSubmit={submit} className="stack">
         {error ? <Banner>{error}</Banner> : null}
-        <div className="search-input" style={{ width: "100%" }}>
-          <Search size={14} aria-hidden />
-          <input
-            className="input"
-            type="search"
-            placeholder={t("projects.members.search")}
-            aria-label={t("projects.members.search")}
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            ref={focusOnMount}
-          />
-        </div>
+        <MemberSearch
+          label={t("projects.members.search")}
+          value={query}
+          onChange={setQuery}
+          inputRef={focusOnMount}
+          style={{ width: "100%" }}
+        />
         <div className="pick-list">
           {workspaceMembers === undefined ? (
             <SkeletonRows count={3} height={44} />

@@ -3,8 +3,8 @@ import { SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-
 import { CSS } from "@dnd-kit/utilities";
 import { DEFAULT_STATES, ROLE, STATE_GROUPS, type StateGroup } from "@tideline/shared";
 import clsx from "clsx";
-import { Ellipsis, GripVertical, Pencil, Plus, Star, Trash2 } from "lucide-react";
-import { type FormEvent, useEffect, useState } from "react";
+import { Pencil, Plus, Star, Trash2 } from "lucide-react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 import { useSnapshot } from "valtio";
@@ -21,12 +21,13 @@ import {
   updateState,
 } from "../../../stores/project-settings";
 import { ConfirmModal } from "../components/confirm-modal";
-import { Menu, MenuItem } from "../components/menu";
+import { MenuItem } from "../components/menu";
+import { RowActionsMenu, RowEditButton, SettingsHeading } from "../components/settings-parts";
 import { SkeletonRows } from "../components/skeleton";
 import { useCurrentWorkspace } from "../use-workspace";
-import { ColorPicker } from "./color-picker";
 import { dragAnnouncements, dragInstructions, useSettingsSensors, verticalOnly } from "./dnd";
 import { useProjectSettings } from "./layout";
+import { ColorNameForm, DragHandle, MetaLoadFailed } from "./settings-rows";
 import { StateGroupIcon } from "./state-group-icon";
 import "./settings-lists.css";
 
@@ -61,24 +62,11 @@ export function ProjectStatesSettings() {
 
   return (
     <>
-      <div className="settings-heading">
-        <div>
-          <h1>{t("stateSettings.title")}</h1>
-          <p className="muted">{t("stateSettings.hint")}</p>
-        </div>
-      </div>
+      <SettingsHeading title={t("stateSettings.title")} hint={t("stateSettings.hint")} />
       {meta === undefined || (meta.status === "loading" && states.length === 0) ? (
         <SkeletonRows count={6} height={40} />
       ) : meta.status === "error" && states.length === 0 ? (
-        <div className="stack" style={{ alignItems: "flex-start" }}>
-          <p className="muted">{t("stateSettings.loadFailed")}</p>
-          <Button
-            variant="secondary"
-            onClick={() => void loadProjectMeta(slug, project.id, true).catch(() => undefined)}
-          >
-            {t("workspace.common.retry")}
-          </Button>
-        </div>
+        <MetaLoadFailed slug={slug} projectId={project.id} message={t("stateSettings.loadFailed")} />
       ) : (
         <div className="state-groups">
           {STATE_GROUPS.map((group) => (
@@ -260,17 +248,13 @@ function StateRow({
       className={clsx("settings-row", isDragging && "is-dragging", pending && "is-pending")}
     >
       {editable ? (
-        <button
-          type="button"
-          ref={setActivatorNodeRef}
-          className="drag-handle"
-          aria-label={t("stateSettings.reorder", { name: state.name })}
+        <DragHandle
+          label={t("stateSettings.reorder", { name: state.name })}
           disabled={pending}
-          {...attributes}
-          {...listeners}
-        >
-          <GripVertical size={14} aria-hidden />
-        </button>
+          activatorRef={setActivatorNodeRef}
+          attributes={attributes}
+          listeners={listeners}
+        />
       ) : null}
       <StateGroupIcon group={state.group} color={state.color} />
       <div className="settings-row-text">
@@ -285,28 +269,12 @@ function StateRow({
               {t("stateSettings.markDefault")}
             </Button>
           ) : null}
-          <Button
-            variant="ghost"
-            size="sm"
-            className="icon-btn"
-            aria-label={t("stateSettings.edit", { name: state.name })}
+          <RowEditButton
+            label={t("stateSettings.edit", { name: state.name })}
             title={t("stateSettings.editShort")}
             onClick={onEdit}
-          >
-            <Pencil size={14} aria-hidden />
-          </Button>
-          <Menu
-            trigger={
-              <Button
-                variant="ghost"
-                size="sm"
-                className="icon-btn"
-                aria-label={t("stateSettings.actions", { name: state.name })}
-              >
-                <Ellipsis size={14} aria-hidden />
-              </Button>
-            }
-          >
+          />
+          <RowActionsMenu label={t("stateSettings.actions", { name: state.name })}>
             <MenuItem icon={<Star size={14} />} disabled={state.default} onSelect={onMarkDefault}>
               {t("stateSettings.markDefault")}
             </MenuItem>
@@ -316,7 +284,7 @@ function StateRow({
             <MenuItem icon={<Trash2 size={14} />} danger disabled={state.default} onSelect={onDelete}>
               {state.default ? t("stateSettings.cantDeleteDefault") : t("stateSettings.delete")}
             </MenuItem>
-          </Menu>
+          </RowActionsMenu>
         </div>
       ) : null}
     </li>
@@ -324,13 +292,7 @@ function StateRow({
 }
 
 /** Name, colour and description of a state; Enter saves, Escape cancels. */
-function StateForm({
-  initial,
-  submitLabel,
-  nameTaken,
-  onCancel,
-  onSubmit,
-}: {
+function StateForm(props: {
   initial: Draft;
   submitLabel: string;
   nameTaken: (name: string) => boolean;
@@ -338,45 +300,9 @@ function StateForm({
   onSubmit: (draft: Draft) => void;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const name = draft.name.trim();
-    if (!name) return setError(t("stateSettings.nameRequired"));
-    if (nameTaken(name)) return setError(t("stateSettings.nameTaken", { name }));
-    onSubmit(draft);
-  }
-
   return (
-    <form
-      className="inline-form"
-      onSubmit={submit}
-      onKeyDown={(e) => {
-        // Escape inside the colour popover (a portal, so not in this form's DOM) only closes it.
-        if (e.key === "Escape" && e.currentTarget.contains(e.target as Node)) {
-          e.preventDefault();
-          onCancel();
-        }
-      }}
-    >
-      <div className="inline-form-fields">
-        <ColorPicker value={draft.color} onChange={(color) => setDraft((d) => ({ ...d, color }))} />
-        <input
-          className="input input-compact inline-form-name"
-          placeholder={t("stateSettings.namePlaceholder")}
-          aria-label={t("stateSettings.name")}
-          aria-invalid={error ? true : undefined}
-          value={draft.name}
-          maxLength={255}
-          // biome-ignore lint/a11y/noAutofocus: the form opens because the person asked to type a name
-          autoFocus
-          onChange={(e) => {
-            setDraft((d) => ({ ...d, name: e.target.value }));
-            setError(null);
-          }}
-        />
+    <ColorNameForm {...props} i18nPrefix="stateSettings">
+      {(draft, setDraft) => (
         <input
           className="input input-compact inline-form-desc"
           placeholder={t("stateSettings.descriptionPlaceholder")}
@@ -384,18 +310,7 @@ function StateForm({
           value={draft.description}
           onChange={(e) => setDraft((d) => ({ ...d, description: e.target.value }))}
         />
-        <Button variant="secondary" size="sm" onClick={onCancel}>
-          {t("workspace.common.cancel")}
-        </Button>
-        <Button type="submit" size="sm" disabled={!draft.name.trim()}>
-          {submitLabel}
-        </Button>
-      </div>
-      {error ? (
-        <span className="field-error" role="alert">
-          {error}
-        </span>
-      ) : null}
-    </form>
+      )}
+    </ColorNameForm>
   );
 }

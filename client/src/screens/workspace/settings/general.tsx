@@ -5,11 +5,11 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import { Banner, Button, TextInput } from "../../../components/ui";
-import { errorMessage, fieldErrors } from "../../../lib/api";
 import { deleteWorkspace, leaveWorkspace, saveWorkspaceSettings } from "../../../stores/workspaces";
 import { ConfirmModal } from "../components/confirm-modal";
 import { WorkspaceLogo } from "../components/logos";
 import { SelectField } from "../components/select-field";
+import { DangerRow, SettingsHeading, saveErrors } from "../components/settings-parts";
 import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
 
@@ -60,14 +60,7 @@ export function WorkspaceGeneralSettings() {
       });
       toast.success(t("settings.general.saved"));
     } catch (error) {
-      const fields = await fieldErrors(error);
-      const known = ["name", "logo_url", "organization_size"].some((k) => fields[k]);
-      setErrors({
-        name: fields.name,
-        logo_url: fields.logo_url,
-        organization_size: fields.organization_size,
-        form: known ? undefined : await errorMessage(error),
-      });
+      setErrors(await saveErrors(error, ["name", "logo_url", "organization_size"]));
     } finally {
       setSaving(false);
     }
@@ -75,12 +68,7 @@ export function WorkspaceGeneralSettings() {
 
   return (
     <>
-      <div className="settings-heading">
-        <div>
-          <h1>{t("settings.general.title")}</h1>
-          <p className="muted">{t("settings.general.hint")}</p>
-        </div>
-      </div>
+      <SettingsHeading title={t("settings.general.title")} hint={t("settings.general.hint")} />
       {!editable ? (
         <div className="readonly-note">
           <Banner kind="info">{t("settings.general.readOnly")}</Banner>
@@ -155,27 +143,19 @@ export function WorkspaceGeneralSettings() {
           {t("projects.settings.dangerZone")}
         </h2>
         <div className="danger-zone">
-          <div className="danger-row">
-            <div>
-              <span className="danger-row-title">{t("settings.general.leave")}</span>
-              <span className="danger-row-hint">{t("settings.general.leaveHint")}</span>
-            </div>
+          <DangerRow title={t("settings.general.leave")} hint={t("settings.general.leaveHint")}>
             <Button variant="secondary" onClick={() => setConfirm("leave")}>
               <DoorOpen size={14} aria-hidden />
               {t("settings.general.leave")}
             </Button>
-          </div>
+          </DangerRow>
           {editable ? (
-            <div className="danger-row">
-              <div>
-                <span className="danger-row-title">{t("settings.general.delete")}</span>
-                <span className="danger-row-hint">{t("settings.general.deleteHint")}</span>
-              </div>
+            <DangerRow title={t("settings.general.delete")} hint={t("settings.general.deleteHint")}>
               <Button variant="danger" onClick={() => setConfirm("delete")}>
                 <Trash2 size={14} aria-hidden />
                 {t("settings.general.delete")}
               </Button>
-            </div>
+            </DangerRow>
           ) : null}
         </div>
       </section>

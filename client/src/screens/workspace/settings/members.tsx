@@ -1,11 +1,11 @@
 import { ROLE } from "@tideline/shared";
-import { Ellipsis, Mail, RotateCw, Search, UserMinus, UserPlus, Users, X } from "lucide-react";
+import { Mail, RotateCw, UserMinus, UserPlus, Users, X } from "lucide-react";
 import { type FormEvent, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import { Avatar, Banner, Button, EmptyState, Modal, ModalFooter } from "../../../components/ui";
+import { Banner, Button, EmptyState, Modal, ModalFooter } from "../../../components/ui";
 import { errorMessage } from "../../../lib/api";
 import {
   fetchWorkspaceInvitations,
@@ -28,8 +28,9 @@ import { session } from "../../../stores/session";
 import { ConfirmModal } from "../components/confirm-modal";
 import { InviteRows } from "../components/invite-rows";
 import { type InviteRow, newInviteRow, validateInviteRows } from "../components/invite-validation";
-import { Menu, MenuItem } from "../components/menu";
+import { MenuItem } from "../components/menu";
 import { RoleSelect, useRoleLabel } from "../components/role-select";
+import { filterPeople, MemberRow, MemberSearch, RowActionsMenu, SettingsHeading } from "../components/settings-parts";
 import { SkeletonRows } from "../components/skeleton";
 import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
@@ -66,43 +67,29 @@ export function WorkspaceMembersSettings() {
 
   const list = snap.bySlug[slug];
   const pending = invSnap.bySlug[slug];
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    if (!list || !q) return list;
-    return list.filter(
-      (m) => memberName(m.member).toLowerCase().includes(q) || m.member.email.toLowerCase().includes(q),
-    );
-  }, [list, query]);
+  const shown = useMemo(
+    () => filterPeople(list, query, (m) => ({ name: memberName(m.member), email: m.member.email })),
+    [list, query],
+  );
 
   return (
     <>
-      <div className="settings-heading">
-        <div>
-          <h1>{t("settings.members.title")}</h1>
-          <p className="muted">{t("settings.members.hint", { name: workspace?.name ?? "" })}</p>
-        </div>
+      <SettingsHeading
+        title={t("settings.members.title")}
+        hint={t("settings.members.hint", { name: workspace?.name ?? "" })}
+      >
         {can.invite(role) ? (
           <Button onClick={() => setInviteOpen(true)}>
             <UserPlus size={14} aria-hidden />
             {t("settings.members.invite")}
           </Button>
         ) : null}
-      </div>
+      </SettingsHeading>
 
       <section className="settings-section">
         <div className="member-list-toolbar">
           <h2>{t("settings.members.count", { count: list?.length ?? 0 })}</h2>
-          <div className="search-input">
-            <Search size={14} aria-hidden />
-            <input
-              className="input"
-              type="search"
-              placeholder={t("projects.members.search")}
-              aria-label={t("projects.members.search")}
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-            />
-          </div>
+          <MemberSearch label={t("projects.members.search")} value={query} onChange={setQuery} />
         </div>
         <div className="member-list">
           {shown === undefined ? (
@@ -114,54 +101,46 @@ export function WorkspaceMembersSettings() {
               const isMe = m.member.id === me?.id;
               // Nobody changes the role of someone above them, nor gives a role above their own.
               const canChange = !isMe && myRole >= ROLE.member && m.role <= myRole;
+              const name = memberName(m.member);
               return (
-                <div key={m.id} className="member-row">
-                  <Avatar name={memberName(m.member)} src={m.member.avatar_url} size={30} />
-                  <div className="member-info">
-                    <span className="member-name">
-                      <Link
-                        to={`/${slug}/profile/${m.member.id}/`}
-                        // The name reads as text; hovering underlines it as a link (global a:hover).
-                        style={{ color: "inherit" }}
-                        title={t("memberProfile.membersLink", { name: memberName(m.member) })}
-                      >
-                        {memberName(m.member)}
-                      </Link>
-                      {isMe ? <span className="badge you-badge">{t("workspace.common.you")}</span> : null}
-                    </span>
-                    <span className="member-email">{m.member.email}</span>
-                  </div>
-                  {canChange ? (
-                    <RoleSelect
-                      label={t("projects.members.roleOf", { name: memberName(m.member) })}
-                      value={m.role}
-                      max={myRole}
-                      onChange={(next) => void updateWorkspaceMemberRole(slug, m.id, next)}
-                    />
-                  ) : (
-                    <span className="member-role-static">{roleLabel(m.role)}</span>
-                  )}
-                  {can.removeWorkspaceMember(role) && !isMe ? (
-                    <Menu
-                      trigger={
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          className="icon-btn"
-                          aria-label={t("projects.members.actionsFor", { name: memberName(m.member) })}
-                        >
-                          <Ellipsis size={14} />
-                        </Button>
-                      }
+                <MemberRow
+                  key={m.id}
+                  avatarName={name}
+                  avatarUrl={m.member.avatar_url}
+                  name={
+                    <Link
+                      to={`/${slug}/profile/${m.member.id}/`}
+                      // The name reads as text; hovering underlines it as a link (global a:hover).
+                      style={{ color: "inherit" }}
+                      title={t("memberProfile.membersLink", { name })}
                     >
-                      <MenuItem danger icon={<UserMinus size={14} />} onSelect={() => setRemoving(m)}>
-                        {t("settings.members.remove")}
-                      </MenuItem>
-                    </Menu>
-                  ) : (
-                    <span style={{ width: 26 }} />
-                  )}
-                </div>
+                      {name}
+                    </Link>
+                  }
+                  youBadge={isMe ? t("workspace.common.you") : null}
+                  detail={m.member.email}
+                  role={
+                    canChange ? (
+                      <RoleSelect
+                        label={t("projects.members.roleOf", { name })}
+                        value={m.role}
+                        max={myRole}
+                        onChange={(next) => void updateWorkspaceMemberRole(slug, m.id, next)}
+                      />
+                    ) : (
+                      <span className="member-role-static">{roleLabel(m.role)}</span>
+                    )
+                  }
+                  actions={
+                    can.removeWorkspaceMember(role) && !isMe ? (
+                      <RowActionsMenu label={t("projects.members.actionsFor", { name })}>
+                        <MenuItem danger icon={<UserMinus size={14} />} onSelect={() => setRemoving(m)}>
+                          {t("settings.members.remove")}
+                        </MenuItem>
+                      </RowActionsMenu>
+                    ) : null
+                  }
+                />
               );
             })
           )}
@@ -214,46 +193,35 @@ function PendingRow({ invitation, myRole }: { invitation: Invitation; myRole: nu
     new Date(invitation.created_at),
   );
   return (
-    <div className="member-row">
-      <Avatar name={invitation.email} size={30} />
-      <div className="member-info">
-        <span className="member-name">{invitation.email}</span>
-        <span className="member-email">{t("settings.members.invitedOn", { date: sent })}</span>
-      </div>
-      {manageable ? (
-        <RoleSelect
-          label={t("settings.members.invitationRole", { email: invitation.email })}
-          value={invitation.role}
-          max={myRole}
-          onChange={(role) => void updateInvitationRole(slug, invitation.id, role)}
-        />
-      ) : (
-        <span className="member-role-static">{roleLabel(invitation.role)}</span>
-      )}
-      {manageable ? (
-        <Menu
-          trigger={
-            <Button
-              variant="ghost"
-              size="sm"
-              className="icon-btn"
-              aria-label={t("settings.members.invitationActions", { email: invitation.email })}
-            >
-              <Ellipsis size={14} />
-            </Button>
-          }
-        >
-          <MenuItem icon={<RotateCw size={14} />} onSelect={() => void resendInvitation(slug, invitation)}>
-            {t("settings.members.resend")}
-          </MenuItem>
-          <MenuItem danger icon={<X size={14} />} onSelect={() => void revokeInvitation(slug, invitation.id)}>
-            {t("settings.members.revoke")}
-          </MenuItem>
-        </Menu>
-      ) : (
-        <span style={{ width: 26 }} />
-      )}
-    </div>
+    <MemberRow
+      avatarName={invitation.email}
+      name={invitation.email}
+      detail={t("settings.members.invitedOn", { date: sent })}
+      role={
+        manageable ? (
+          <RoleSelect
+            label={t("settings.members.invitationRole", { email: invitation.email })}
+            value={invitation.role}
+            max={myRole}
+            onChange={(role) => void updateInvitationRole(slug, invitation.id, role)}
+          />
+        ) : (
+          <span className="member-role-static">{roleLabel(invitation.role)}</span>
+        )
+      }
+      actions={
+        manageable ? (
+          <RowActionsMenu label={t("settings.members.invitationActions", { email: invitation.email })}>
+            <MenuItem icon={<RotateCw size={14} />} onSelect={() => void resendInvitation(slug, invitation)}>
+              {t("settings.members.resend")}
+            </MenuItem>
+            <MenuItem danger icon={<X size={14} />} onSelect={() => void revokeInvitation(slug, invitation.id)}>
+              {t("settings.members.revoke")}
+            </MenuItem>
+          </RowActionsMenu>
+        ) : null
+      }
+    />
   );
 }
 
