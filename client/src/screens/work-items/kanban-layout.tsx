@@ -28,7 +28,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { type GroupByKey, KANBAN_DRAGGABLE_GROUP_KEYS, NONE_GROUP, type OrderByKey } from "@tideline/shared";
 import clsx from "clsx";
 import { Ban, ChevronDown, ChevronRight, Plus } from "lucide-react";
-import { createContext, memo, useContext, useMemo, useRef, useState } from "react";
+import { createContext, memo, useCallback, useContext, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { moveWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
@@ -413,6 +413,8 @@ function DropZone({
   );
 }
 
+const estimateCardSize = () => 96;
+
 /** A column's cards, virtualised (only the visible ones are in the page). */
 function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
   const { t } = useTranslation();
@@ -420,12 +422,15 @@ function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
   const epics = Boolean(useWorkItemsContext().scopeDefaults.is_epic);
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const ids = useMemo(() => items.map((i) => cardId(NO_LANE, col, i.id)), [items, col]);
+  // Stable between renders of the same items: the virtualizer recomputes every card's position
+  // whenever its key function changes, which an inline one does on each render.
+  const getItemKey = useCallback((index: number) => items[index]?.id ?? index, [items]);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 96,
-    getItemKey: (index) => items[index]?.id ?? index,
-    overscan: 6,
+    estimateSize: estimateCardSize,
+    getItemKey,
+    overscan: 2,
     gap: 8,
   });
   return (

@@ -9,11 +9,11 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import type { GroupByKey } from "@tideline/shared";
 import clsx from "clsx";
 import { ChevronDown, ChevronRight, Plus } from "lucide-react";
-import { type MouseEvent, memo, useEffect, useMemo, useRef, useState } from "react";
+import { type MouseEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useIsNarrow } from "../../lib/use-media";
 import type { WorkItem } from "../../stores/work-items";
-import { ItemProject, useSelection, useWorkItemsContext } from "./context";
+import { ItemProject, type Translate, useSelection, useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
 import { type Group, groupCount, groupTakesItems, prefillFor } from "./pipeline";
 import { ItemProperties } from "./properties";
@@ -25,6 +25,22 @@ type Row =
   | { kind: "add"; id: string; groupKey: string };
 
 const HEIGHT = { group: 40, item: 36, add: 36 } as const;
+
+/**
+ * A row checkbox's label ("Select WEB-12"): translated once per language with a placeholder for
+ * the key — i18next with options costs too much to ask again for every row that mounts.
+ */
+const selectLabels = new WeakMap<Translate, string>();
+const KEY_SLOT = "\u0000key\u0000";
+
+function selectLabel(t: Translate, key: string): string {
+  let template = selectLabels.get(t);
+  if (template === undefined) {
+    template = t("workItems.select.item", { key: KEY_SLOT });
+    selectLabels.set(t, template);
+  }
+  return template.replace(KEY_SLOT, key);
+}
 
 export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; groupBy: GroupByKey | null }) {
   const { t } = useTranslation();
@@ -60,19 +76,28 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
     return out;
   }, [rows]);
 
-  /** Display order of item ids (each once), for shift-click ranges. */
-  const order = useMemo(() => {
+  /**
+   * Display order of item ids (each once), for shift-click ranges: computed on a click, through a
+   * getter that stays the same, so a new list doesn't re-render every row whose item is unchanged.
+   */
+  const rowsRef = useRef(rows);
+  rowsRef.current = rows;
+  const order = useCallback(() => {
     const seen = new Set<string>();
-    for (const row of rows) if (row.kind === "item") seen.add(row.item.id);
+    for (const row of rowsRef.current) if (row.kind === "item") seen.add(row.item.id);
     return [...seen];
-  }, [rows]);
+  }, []);
 
+  // Stable between renders of the same rows: the virtualizer recomputes every row's position
+  // (10,000 of them) whenever its key function changes, which an inline one does on each render.
+  const estimateSize = useCallback((index: number) => HEIGHT[rows[index]?.kind ?? "item"], [rows]);
+  const getItemKey = useCallback((index: number) => rows[index]?.id ?? index, [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => HEIGHT[rows[index]?.kind ?? "item"],
-    getItemKey: (index) => rows[index]?.id ?? index,
-    overscan: 12,
+    estimateSize,
+    getItemKey,
+    overscan: 5,
   });
   // Fixed heights become measured ones (and back) when the width crosses the phone breakpoint.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-measure only on that change
@@ -204,7 +229,7 @@ const ListRow = memo(function ListRow({
   selected: boolean;
   selecting: boolean;
   active: boolean;
-  order: readonly string[];
+  order: () => readonly string[];
 }) {
   const ctx = useWorkItemsContext();
   const { t } = ctx;
@@ -213,7 +238,7 @@ const ListRow = memo(function ListRow({
   const key = temp ? `${ctx.identifier}-…` : `${ctx.identifier}-${item.sequence_id}`;
   const onCheck = (event: MouseEvent) => {
     event.stopPropagation();
-    selection.toggle(item.id, event.shiftKey ? { order } : undefined);
+    selection.toggle(item.id, event.shiftKey ? { order: order() } : undefined);
   };
   return (
     <div
@@ -239,7 +264,7 @@ const ListRow = memo(function ListRow({
             checked={selected}
             onChange={() => undefined}
             onClick={onCheck}
-            aria-label={t("workItems.select.item", { key })}
+            aria-label={selectLabel(t, key)}
           />
         </label>
       ) : (
@@ -251,7 +276,8 @@ const ListRow = memo(function ListRow({
         onClick={(event) => {
           if (temp) return;
           if (event.shiftKey || event.metaKey || event.ctrlKey) {
-            if (ctx.canEdit && !ctx.noSelection) selection.toggle(item.id, event.shiftKey ? { order } : undefined);
+            if (ctx.canEdit && !ctx.noSelection)
+              selection.toggle(item.id, event.shiftKey ? { order: order() } : undefined);
             return;
           }
           ctx.openPeek(item.id);

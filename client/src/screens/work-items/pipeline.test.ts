@@ -285,6 +285,28 @@ describe("filtering and ordering", () => {
     const y = item({ sort_order: 5 });
     expect(sortItems([y, x], "sort_order", ctx)).toEqual([x, y]);
   });
+
+  it("gives the same groups from items sorted once beforehand as from unsorted items", () => {
+    // The board sorts the whole cache once per version and ordering, then only filters and groups.
+    const priorities = ["urgent", "high", "medium", "low", "none"] as const;
+    const all = Array.from({ length: 60 }, (_, i) =>
+      item({
+        priority: priorities[i % 5],
+        sort_order: (i % 7) * 100,
+        target_date: i % 3 ? `2026-04-${String((i % 20) + 1).padStart(2, "0")}` : null,
+        label_ids: i % 4 ? [i % 2 ? L_BUG : L_UI] : [],
+        state_id: i % 2 ? S_TODO : S_DONE,
+        state__group: i % 2 ? "unstarted" : "completed",
+        archived_at: i % 11 === 0 ? "2026-01-01T00:00:00.000Z" : null,
+      }),
+    ).reverse();
+    const { filters } = parseIssueFilters({ priority: "urgent,high,low" });
+    for (const orderBy of ["sort_order", "-priority", "target_date", "-target_date", "-created_at"] as const) {
+      const options: PipelineOptions = { ...base, filters, orderBy, groupBy: "labels__id", subGroupBy: "state_id" };
+      const presorted = buildGroups(sortItems(all, orderBy, ctx), options, ctx, true);
+      expect(presorted).toEqual(buildGroups(all, options, ctx));
+    }
+  });
 });
 
 describe("drag and drop", () => {

@@ -176,7 +176,7 @@ function sortValue(item: PipelineItem, key: string, lookups: SortLookups): SortV
  * Order items as the server's order_by does: ascending, or descending with "-"; items without the
  * value last in both directions; ties by sequence_id (same direction), then id.
  */
-export function sortItems<T extends PipelineItem>(items: T[], orderBy: OrderByKey, ctx: PipelineContext): T[] {
+export function sortItems<T extends PipelineItem>(items: readonly T[], orderBy: OrderByKey, ctx: PipelineContext): T[] {
   const desc = orderBy.startsWith("-");
   const key = desc ? orderBy.slice(1) : orderBy;
   const dir = desc ? -1 : 1;
@@ -321,14 +321,19 @@ function groupsOf<T extends PipelineItem>(
 /**
  * The whole pipeline: filter, order, group (and sub-group). Without group_by the result is one
  * group with key "all". Items keep the order inside every group.
+ *
+ * `presorted`: the items are already in `options.orderBy`'s order (sortItems of these items or
+ * of more). The order is total (ties end on the id), and filtering keeps it, so sorting once per
+ * cache version and ordering leaves a filter change only the filtering and the grouping.
  */
 export function buildGroups<T extends PipelineItem>(
   items: Iterable<T>,
   options: PipelineOptions,
   ctx: PipelineContext,
+  presorted = false,
 ): { groups: Group<T>[]; total: number; items: T[] } {
   const filtered = filterItems(items, options, ctx.today);
-  const ordered = sortItems(filtered, options.orderBy, ctx);
+  const ordered = presorted ? filtered : sortItems(filtered, options.orderBy, ctx);
   if (!options.groupBy)
     return { groups: [{ key: "all", items: ordered, subGroups: null }], total: ordered.length, items: ordered };
   const groups = groupsOf(ordered, options.groupBy, ctx, options.showEmptyGroups);

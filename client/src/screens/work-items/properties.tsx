@@ -132,16 +132,17 @@ export function LabelDot({ color }: { color: string }) {
  */
 const labelTexts = new WeakMap<Translate, Map<string, string>>();
 
-function labelText(t: Translate, key: string, fallback: string): string {
+function labelText(t: Translate, key: string, options: Record<string, unknown>): string {
   let texts = labelTexts.get(t);
   if (!texts) {
     texts = new Map();
     labelTexts.set(t, texts);
   }
-  let text = texts.get(key);
+  const cacheKey = `${key}\u0000${JSON.stringify(options)}`;
+  let text = texts.get(cacheKey);
   if (text === undefined) {
-    text = t(key, { defaultValue: fallback });
-    texts.set(key, text);
+    text = t(key, options);
+    texts.set(cacheKey, text);
   }
   return text;
 }
@@ -149,8 +150,8 @@ function labelText(t: Translate, key: string, fallback: string): string {
 export function useLabels() {
   const { t } = useWorkItemsContext();
   return {
-    priority: (p: string) => labelText(t, `workItems.priority.${p}`, p),
-    stateGroup: (g: string) => labelText(t, `workItems.stateGroup.${g}`, g),
+    priority: (p: string) => labelText(t, `workItems.priority.${p}`, { defaultValue: p }),
+    stateGroup: (g: string) => labelText(t, `workItems.stateGroup.${g}`, { defaultValue: g }),
   };
 }
 
@@ -385,7 +386,7 @@ export function LabelsPicker({
   const title = labels.map((l) => l.name).join(", ");
   let content: ReactNode = null;
   if (labels.length === 1 && labels[0]) content = labels[0].name;
-  else if (labels.length > 1) content = t("workItems.props.labelCount", { count: labels.length });
+  else if (labels.length > 1) content = labelText(t, "workItems.props.labelCount", { count: labels.length });
   else if (rest.variant !== "pill") content = t("workItems.props.labels");
   return (
     <Combobox
@@ -727,7 +728,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
             key={prop}
             icon={<Layers size={13} aria-hidden />}
             value={item.sub_issues_count}
-            label={t("workItems.props.subIssueCount", { count: item.sub_issues_count })}
+            label={labelText(t, "workItems.props.subIssueCount", { count: item.sub_issues_count })}
           />
         );
       case "attachment_count":
@@ -736,7 +737,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
             key={prop}
             icon={<Paperclip size={13} aria-hidden />}
             value={item.attachment_count}
-            label={t("workItems.props.attachmentCount", { count: item.attachment_count })}
+            label={labelText(t, "workItems.props.attachmentCount", { count: item.attachment_count })}
           />
         );
       case "link":
@@ -745,7 +746,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
             key={prop}
             icon={<Link2 size={13} aria-hidden />}
             value={item.link_count}
-            label={t("workItems.props.linkCount", { count: item.link_count })}
+            label={labelText(t, "workItems.props.linkCount", { count: item.link_count })}
           />
         );
       case "created_on":

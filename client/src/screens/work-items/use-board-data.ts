@@ -16,7 +16,9 @@ import type { StoredFilters } from "../../stores/work-item-view";
 import { getWorkItem, type WorkItem, type WorkItemListPage } from "../../stores/work-items";
 import { type BoardLayout, type BoardShown, boardLayoutOf, filteredNow } from "./board-parts";
 import { type Lookups, pipelineContext } from "./context";
-import { buildGroups, pageToGroups } from "./pipeline";
+import { buildGroups, type Group, pageToGroups, sortItems } from "./pipeline";
+
+const EMPTY: { groups: Group<WorkItem>[]; total: number; items: WorkItem[] } = { groups: [], total: 0, items: [] };
 
 export type BoardDataOptions = {
   items: readonly WorkItem[];
@@ -85,40 +87,6 @@ export function useBoardData({
   const mappedSub = layout === "kanban" ? map(display.sub_group_by) : null;
   const subGroupBy = mappedSub !== groupBy ? mappedSub : null;
 
-  const result = useMemo(() => {
-    void version;
-    return buildGroups<WorkItem>(
-      items,
-      {
-        filters,
-        scope: { type: display.type, sub_issue: display.sub_issue },
-        search,
-        projectIdentifier,
-        identifierOf,
-        groupBy,
-        subGroupBy,
-        orderBy: display.order_by,
-        showEmptyGroups: display.show_empty_groups,
-      },
-      pipelineContext(lookups, today),
-    );
-  }, [
-    items,
-    version,
-    filters,
-    display.type,
-    display.sub_issue,
-    display.order_by,
-    display.show_empty_groups,
-    search,
-    projectIdentifier,
-    identifierOf,
-    groupBy,
-    subGroupBy,
-    lookups,
-    today,
-  ]);
-
   // ───── first paint from the server while the cache loads ─────
   const previewQuery = useMemo(() => {
     const q: Record<string, string> = {
@@ -163,17 +131,64 @@ export function useBoardData({
     return shown;
   }, [preview, previewKey, version, groupBy, subGroupBy, display.show_empty_groups]);
 
-  const ready = localReady || (previewResult !== null && metaReady);
-  const shown = localReady ? result : (previewResult ?? result);
-  const liveCount = useMemo(
+  // ───── the pipeline over the local cache ─────
+  const context = useMemo(() => pipelineContext(lookups, today), [lookups, today]);
+  // The cache is ready, or there is no server page to show instead: the pipeline answers.
+  const local = localReady || previewResult === null;
+  // Sorted once per cache version and ordering: a filter change, a search or the display scope
+  // then only filter these (in order) and group them.
+  const ordered = useMemo(() => {
+    void version;
+    return local ? sortItems(items, display.order_by, context) : null;
+  }, [local, items, version, display.order_by, context]);
+  const result = useMemo(
     () =>
-      localReady
-        ? items.filter((i) => !i.archived_at && !i.is_draft).length
-        : previewResult && !filteredNow(viewFilters, search, display)
-          ? previewResult.total
-          : 1,
-    [localReady, items, previewResult, viewFilters, search, display],
+      ordered
+        ? buildGroups<WorkItem>(
+            ordered,
+            {
+              filters,
+              scope: { type: display.type, sub_issue: display.sub_issue },
+              search,
+              projectIdentifier,
+              identifierOf,
+              groupBy,
+              subGroupBy,
+              orderBy: display.order_by,
+              showEmptyGroups: display.show_empty_groups,
+            },
+            context,
+            true,
+          )
+        : null,
+    [
+      ordered,
+      filters,
+      display.type,
+      display.sub_issue,
+      display.order_by,
+      display.show_empty_groups,
+      search,
+      projectIdentifier,
+      identifierOf,
+      groupBy,
+      subGroupBy,
+      context,
+    ],
   );
+
+  const ready = localReady || (previewResult !== null && metaReady);
+  const shown = (localReady ? result : (previewResult ?? result)) ?? EMPTY;
+  // How many live items the cache holds: counted once per cache version, not per filter change.
+  const localCount = useMemo(() => {
+    void version;
+    return localReady ? items.filter((i) => !i.archived_at && !i.is_draft).length : 0;
+  }, [localReady, items, version]);
+  const liveCount = localReady
+    ? localCount
+    : previewResult && !filteredNow(viewFilters, search, display)
+      ? previewResult.total
+      : 1;
   const filtered = hasActiveFilters(filters) || Boolean(search.trim()) || display.type !== null || !display.sub_issue;
 
   // Performance marks (benchmarks read them): the first painted board, and each repaint after a filter change.
