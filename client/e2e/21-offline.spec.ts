@@ -10,6 +10,7 @@ import { WorkItemPage } from "./pages/work-item-page.ts";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
 import { dropLiveSockets, trackLiveSockets } from "./support/live-socket.ts";
 import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
+import { shoot } from "./support/shots.ts";
 import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const alice = { email: "alice@offline.test", password: "Quiet-harbour-ferry-31", first: "Alice", last: "Away" };
@@ -94,9 +95,22 @@ test.describe
       await peek.title.fill("Renamed offline");
       await peek.title.press("Enter");
       await expect(peek.root.getByText("Waiting to sync")).toBeVisible();
+      await pageA.setViewportSize({ width: 1440, height: 900 });
+      await shoot(pageA, "offline-peek", "offline-");
+      await pageA.emulateMedia({ colorScheme: "dark" });
+      await shoot(pageA, "offline-peek-dark", "offline-");
+      await pageA.emulateMedia({ colorScheme: "light" });
       await pageA.keyboard.press("Escape");
       await expect(boardA.card("Renamed offline").getByRole("img", { name: "Waiting to sync" })).toBeVisible();
       await expect(pageA.getByText("2 changes waiting to sync")).toBeVisible();
+      await shoot(pageA, "offline-board", "offline-");
+      await pageA.emulateMedia({ colorScheme: "dark" });
+      await shoot(pageA, "offline-board-dark", "offline-");
+      await pageA.setViewportSize({ width: 390, height: 844 });
+      await shoot(pageA, "offline-board-phone-dark", "offline-");
+      await pageA.emulateMedia({ colorScheme: "light" });
+      await shoot(pageA, "offline-board-phone", "offline-");
+      await pageA.setViewportSize({ width: 1440, height: 900 });
 
       // Meanwhile B changes another item; the server has none of A's changes yet.
       await apiB.updateWorkItem(f, (await apiB.byName(f, "Bob changes me")).id, { name: "Bob changed me" });

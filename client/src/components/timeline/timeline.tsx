@@ -45,6 +45,7 @@ import {
   timelineRange,
   xToDay,
 } from "./timeline-geometry";
+import "../ui/controls.css";
 import "./timeline.css";
 
 export type TimelineRow = {
@@ -360,21 +361,21 @@ export function Timeline({
       style={{ "--tl-row-h": `${rowHeight}px` } as CSSProperties}
     >
       <div className="tl-toolbar">
-        <fieldset className="tl-segmented">
+        <fieldset className="ui-segmented tl-segmented">
           <legend className="visually-hidden">{t("timeline.scale")}</legend>
           {TIMELINE_SCALES.map((s) => (
             <button
               key={s}
               type="button"
               aria-pressed={scale === s}
-              className={clsx("tl-segment", scale === s && "is-on")}
+              className={clsx("ui-segment tl-segment", scale === s && "is-on")}
               onClick={() => setScale(s)}
             >
               {t(`timeline.scales.${s}`)}
             </button>
           ))}
         </fieldset>
-        <button type="button" className="tl-tool-btn" onClick={() => scrollToDay(today, true)}>
+        <button type="button" className="ui-tool-btn tl-tool-btn" onClick={() => scrollToDay(today, true)}>
           {t("timeline.today")}
         </button>
       </div>
@@ -469,7 +470,7 @@ export function Timeline({
                           >
                             <button
                               type="button"
-                              className="tl-icon-btn"
+                              className="ui-icon-btn tl-icon-btn"
                               aria-label={t("timeline.pickStart", { name: row.name })}
                               title={t("timeline.pickStart", { name: row.name })}
                             >

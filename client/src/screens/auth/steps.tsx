@@ -190,6 +190,44 @@ export function PasswordStep(props: PasswordStepProps) {
   return props.mode === "sign-in" ? <ExistingPasswordStep {...props} /> : <NewPasswordStep {...props} />;
 }
 
+/**
+ * The frame of both password steps: the step's banner, the address with its way back, the
+ * fields, the submit button and, when code sign-in is on, the link to it.
+ */
+function PasswordStepForm({
+  email,
+  onChangeEmail,
+  onSubmit,
+  submitLabel,
+  useCode,
+  busy,
+  banner,
+  children,
+}: {
+  email: string;
+  onChangeEmail: () => void;
+  onSubmit: () => void;
+  submitLabel: string;
+  useCode: { to: string; onActivate: () => void; label: string } | null;
+  busy: boolean;
+  banner: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form className="auth-form" noValidate onSubmit={submitting(onSubmit)}>
+      {banner}
+      <AccountEmail email={email} onChange={onChangeEmail} />
+      {children}
+      <div className="auth-actions">
+        <Button type="submit" size="lg" block loading={busy}>
+          {submitLabel}
+        </Button>
+        {useCode ? <SwitchMethodLink {...useCode} disabled={busy} /> : null}
+      </div>
+    </form>
+  );
+}
+
 function ExistingPasswordStep({
   email,
   onChangeEmail,
@@ -206,20 +244,22 @@ function ExistingPasswordStep({
   const [error, setError] = useState<string | null>(null);
   useFocusOnMount(input);
   return (
-    <form
-      className="auth-form"
-      noValidate
-      onSubmit={submitting(() => {
+    <PasswordStepForm
+      email={email}
+      onChangeEmail={onChangeEmail}
+      onSubmit={() => {
         if (!password) {
           setError(t("auth.validation.enterPassword", { defaultValue: PASSWORD_MESSAGES.enterPassword }));
           input.current?.focus();
           return;
         }
         onSubmit(password);
-      })}
+      }}
+      submitLabel={t("auth.actions.signIn")}
+      useCode={onUseCode ? { to: useCodeHref, onActivate: onUseCode, label: t("auth.actions.useCodeSignIn") } : null}
+      busy={busy}
+      banner={banner}
     >
-      {banner}
-      <AccountEmail email={email} onChange={onChangeEmail} />
       <div className="auth-field-group">
         <PasswordInput
           ref={input}
@@ -241,20 +281,7 @@ function ExistingPasswordStep({
           </Link>
         </div>
       </div>
-      <div className="auth-actions">
-        <Button type="submit" size="lg" block loading={busy}>
-          {t("auth.actions.signIn")}
-        </Button>
-        {onUseCode ? (
-          <SwitchMethodLink
-            to={useCodeHref}
-            onActivate={onUseCode}
-            disabled={busy}
-            label={t("auth.actions.useCodeSignIn")}
-          />
-        ) : null}
-      </div>
-    </form>
+    </PasswordStepForm>
   );
 }
 
@@ -393,30 +420,19 @@ function NewPasswordStep({ email, onChangeEmail, onSubmit, onUseCode, useCodeHre
   const form = useNewPassword(inputs);
   useFocusOnMount(form.passwordRef);
   return (
-    <form
-      className="auth-form"
-      noValidate
-      onSubmit={submitting(() => {
+    <PasswordStepForm
+      email={email}
+      onChangeEmail={onChangeEmail}
+      onSubmit={() => {
         if (form.validate()) onSubmit(form.password);
-      })}
+      }}
+      submitLabel={t("auth.actions.createAccount")}
+      useCode={onUseCode ? { to: useCodeHref, onActivate: onUseCode, label: t("auth.actions.useCodeSignUp") } : null}
+      busy={busy}
+      banner={banner}
     >
-      {banner}
-      <AccountEmail email={email} onChange={onChangeEmail} />
       <NewPasswordFields email={email} {...form.fields} />
-      <div className="auth-actions">
-        <Button type="submit" size="lg" block loading={busy}>
-          {t("auth.actions.createAccount")}
-        </Button>
-        {onUseCode ? (
-          <SwitchMethodLink
-            to={useCodeHref}
-            onActivate={onUseCode}
-            disabled={busy}
-            label={t("auth.actions.useCodeSignUp")}
-          />
-        ) : null}
-      </div>
-    </form>
+    </PasswordStepForm>
   );
 }
 

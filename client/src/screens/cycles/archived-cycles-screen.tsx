@@ -3,16 +3,23 @@
  * search box; each can be restored (back into the list) or deleted for good.
  */
 import { ROLE } from "@tideline/shared";
-import { Archive, ArchiveRestore, RefreshCw, Search, SearchX, Trash2 } from "lucide-react";
+import { Archive } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import { Button, EmptyState } from "../../components/ui";
+import { EmptyState } from "../../components/ui";
 import { type Cycle, cycles, deleteArchivedCycle, loadArchivedCycles, restoreCycle } from "../../stores/cycles";
 import { watchProjectLive } from "../../stores/live-board";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
+import {
+  ListSearch,
+  LoadFailedState,
+  NoMatchState,
+  RestoreButton,
+  RowDeleteButton,
+} from "../workspace/components/list-parts";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { matchesSearch, pickCounters } from "./cycle-logic";
@@ -75,27 +82,19 @@ export function ArchivedCyclesScreen() {
     );
   } else if (entry.status === "error" && !list.length) {
     body = (
-      <EmptyState
+      <LoadFailedState
         icon={Archive}
         title={t("cycles.loadFailed")}
-        action={
-          <Button variant="secondary" onClick={() => void loadArchivedCycles(slug, projectId)}>
-            <RefreshCw size={14} aria-hidden />
-            {t("cycles.retry")}
-          </Button>
-        }
+        retryLabel={t("cycles.retry")}
+        onRetry={() => void loadArchivedCycles(slug, projectId)}
       />
     );
   } else if (!shown.length) {
     body = search.trim() ? (
-      <EmptyState
-        icon={SearchX}
+      <NoMatchState
         title={t("cycles.empty.noMatch", { search: search.trim() })}
-        action={
-          <Button variant="secondary" onClick={() => setSearch("")}>
-            {t("cycles.empty.clearSearch")}
-          </Button>
-        }
+        clearLabel={t("cycles.empty.clearSearch")}
+        onClear={() => setSearch("")}
       />
     ) : (
       <EmptyState
@@ -126,17 +125,13 @@ export function ArchivedCyclesScreen() {
         <span className="cy-muted cy-archived-count">
           {entry?.status === "ready" ? t("cycles.archived.count", { count: list.length }) : ""}
         </span>
-        <div className="search-input cy-search">
-          <Search size={14} aria-hidden />
-          <input
-            className="input"
-            type="search"
-            placeholder={t("cycles.archived.searchPlaceholder")}
-            aria-label={t("cycles.archived.search")}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
+        <ListSearch
+          className="cy-search"
+          placeholder={t("cycles.archived.searchPlaceholder")}
+          label={t("cycles.archived.search")}
+          value={search}
+          onChange={setSearch}
+        />
       </div>
       {body}
     </div>
@@ -146,7 +141,6 @@ export function ArchivedCyclesScreen() {
 function ArchivedRow({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectContext }) {
   const { t } = useTranslation();
   const [deleteOpen, setDeleteOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const member = ctx.projectRole >= ROLE.member;
   const canDelete = ctx.projectRole >= ROLE.admin || (member && cycle.created_by === ctx.userId);
   const counters = pickCounters(cycle);
@@ -166,31 +160,21 @@ function ArchivedRow({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectContext }
           {t("cycles.row.items", { done: counters.completed_issues, total: counters.total_issues })}
         </span>
         {member ? (
-          <Button
-            size="sm"
-            variant="secondary"
-            loading={busy}
-            onClick={async () => {
-              setBusy(true);
-              const ok = await restoreCycle(ctx.slug, cycle.project_id, cycle.id);
-              setBusy(false);
-              if (ok) toast.success(t("cycles.archived.restored", { name: cycle.name }));
+          <RestoreButton
+            label={t("cycles.archived.restore")}
+            onRestore={async () => {
+              if (await restoreCycle(ctx.slug, cycle.project_id, cycle.id))
+                toast.success(t("cycles.archived.restored", { name: cycle.name }));
             }}
-          >
-            <ArchiveRestore size={14} aria-hidden />
-            {t("cycles.archived.restore")}
-          </Button>
+          />
         ) : null}
         {canDelete ? (
-          <button
-            type="button"
+          <RowDeleteButton
             className="cy-icon-btn cy-danger"
-            aria-label={t("cycles.archived.deleteNamed", { name: cycle.name })}
+            label={t("cycles.archived.deleteNamed", { name: cycle.name })}
             title={t("cycles.menu.delete")}
             onClick={() => setDeleteOpen(true)}
-          >
-            <Trash2 size={14} aria-hidden />
-          </button>
+          />
         ) : null}
       </span>
       <ConfirmModal

@@ -5,7 +5,7 @@
  * rows in the server's order. The archive is a screen of its own (archived-cycles-screen.tsx).
  */
 import { ROLE } from "@tideline/shared";
-import { Archive, ArrowRight, CircleDashed, Plus, RefreshCw, Search, SearchX } from "lucide-react";
+import { Archive, ArrowRight, CircleDashed, Plus } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
@@ -15,6 +15,7 @@ import { Avatar, Button, EmptyState } from "../../components/ui";
 import { type Cycle, cycles, loadCycles } from "../../stores/cycles";
 import { memberName } from "../../stores/members";
 import { useCreateShortcut } from "../workspace/components/create-shortcut";
+import { ListSearch, LoadFailedState, NoMatchState } from "../workspace/components/list-parts";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { CYCLE_TABS, type CycleTab, cycleActions, filterCycles, isCycleTab, tabCounts } from "./cycle-logic";
@@ -135,27 +136,19 @@ export function CyclesScreen() {
       );
   } else if (entry.status === "error" && list.length === 0) {
     body = (
-      <EmptyState
+      <LoadFailedState
         icon={CircleDashed}
         title={t("cycles.loadFailed")}
-        action={
-          <Button variant="secondary" onClick={() => void loadCycles(slug, projectId, true).catch(() => undefined)}>
-            <RefreshCw size={14} aria-hidden />
-            {t("cycles.retry")}
-          </Button>
-        }
+        retryLabel={t("cycles.retry")}
+        onRetry={() => void loadCycles(slug, projectId, true).catch(() => undefined)}
       />
     );
   } else if (shown.length === 0) {
     body = search.trim() ? (
-      <EmptyState
-        icon={SearchX}
+      <NoMatchState
         title={t("cycles.empty.noMatch", { search: search.trim() })}
-        action={
-          <Button variant="secondary" onClick={() => setSearch("")}>
-            {t("cycles.empty.clearSearch")}
-          </Button>
-        }
+        clearLabel={t("cycles.empty.clearSearch")}
+        onClear={() => setSearch("")}
       />
     ) : (
       <EmptyState
@@ -209,17 +202,13 @@ export function CyclesScreen() {
             ),
           }))}
         />
-        <div className="search-input cy-search">
-          <Search size={14} aria-hidden />
-          <input
-            className="input"
-            type="search"
-            placeholder={t("cycles.searchPlaceholder")}
-            aria-label={t("cycles.search")}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
+        <ListSearch
+          className="cy-search"
+          placeholder={t("cycles.searchPlaceholder")}
+          label={t("cycles.search")}
+          value={search}
+          onChange={setSearch}
+        />
       </div>
       {body}
       {canCreate && isMember ? (

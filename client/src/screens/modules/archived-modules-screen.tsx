@@ -2,21 +2,30 @@
  * /:ws/projects/:projectId/modules/archived/ — the project's archived modules: search, restore,
  * delete (with a confirmation). Restoring puts the module back in the modules page at once.
  */
-import { ArchiveRestore, ArrowLeft, Boxes, RefreshCw, Search, SearchX, Trash2 } from "lucide-react";
+import { ArchiveRestore, ArrowLeft, Boxes } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import { Button, EmptyState } from "../../components/ui";
+import { EmptyState } from "../../components/ui";
 import { deleteModule, loadArchivedModules, type Module, modules, restoreModule } from "../../stores/modules";
 import { session } from "../../stores/session";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
+import {
+  ListSearch,
+  LoadFailedState,
+  NoMatchState,
+  RestoreButton,
+  RowDeleteButton,
+  SectionCrumb,
+} from "../workspace/components/list-parts";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { type ModuleProjectContext, modulesUrl, ProjectCrumbs, StatusIcon, useModuleProject } from "./module-bits";
 import { DateRangeLabel } from "./module-list";
 import { projectBlocked } from "./modules-screen";
+import "../../components/ui/controls.css";
 import "./modules.css";
 
 export function ArchivedModulesScreen() {
@@ -46,10 +55,7 @@ export function ArchivedModulesScreen() {
   const header = (
     <PageHeader>
       <ProjectCrumbs slug={slug} project={project} />
-      <Link className="crumb" to={modulesUrl(slug, projectId)}>
-        <Boxes size={14} aria-hidden />
-        {t("modules.title")}
-      </Link>
+      <SectionCrumb to={modulesUrl(slug, projectId)} icon={Boxes} label={t("modules.title")} />
       <span className="crumb-sep">/</span>
       <h1 className="mo-h1">{t("modules.archived.title")}</h1>
     </PageHeader>
@@ -68,18 +74,11 @@ export function ArchivedModulesScreen() {
   else if (entry.status === "error" && all.length === 0)
     // A failed load is not "no archived modules": say so and offer a retry.
     body = (
-      <EmptyState
+      <LoadFailedState
         icon={ArchiveRestore}
         title={t("modules.loadFailed")}
-        action={
-          <Button
-            variant="secondary"
-            onClick={() => void loadArchivedModules(slug, projectId, true).catch(() => undefined)}
-          >
-            <RefreshCw size={14} aria-hidden />
-            {t("modules.retry")}
-          </Button>
-        }
+        retryLabel={t("modules.retry")}
+        onRetry={() => void loadArchivedModules(slug, projectId, true).catch(() => undefined)}
       />
     );
   else if (all.length === 0)
@@ -98,14 +97,10 @@ export function ArchivedModulesScreen() {
     );
   else if (shown.length === 0)
     body = (
-      <EmptyState
-        icon={SearchX}
+      <NoMatchState
         title={t("modules.archived.noMatch", { search: search.trim() })}
-        action={
-          <Button variant="secondary" onClick={() => setSearch("")}>
-            {t("modules.archived.clearSearch")}
-          </Button>
-        }
+        clearLabel={t("modules.archived.clearSearch")}
+        onClear={() => setSearch("")}
       />
     );
   else
@@ -127,17 +122,13 @@ export function ArchivedModulesScreen() {
     <div className="mo-screen">
       {header}
       <div className="mo-toolbar">
-        <div className="search-input mo-search">
-          <Search size={14} aria-hidden />
-          <input
-            className="input"
-            type="search"
-            placeholder={t("modules.searchPlaceholder")}
-            aria-label={t("modules.search")}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
+        <ListSearch
+          className="mo-search"
+          placeholder={t("modules.searchPlaceholder")}
+          label={t("modules.search")}
+          value={search}
+          onChange={setSearch}
+        />
       </div>
       <div className="mo-body">{body}</div>
       <ConfirmModal
@@ -172,7 +163,6 @@ function ArchivedModuleRow({
   onDelete: () => void;
 }) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
   return (
     <li className="mo-row" data-testid="archived-module-row">
       <span className="mo-row-link">
@@ -184,31 +174,21 @@ function ArchivedModuleRow({
           <DateRangeLabel module={module} />
         </span>
         {ctx.canEdit ? (
-          <Button
-            size="sm"
-            variant="secondary"
-            loading={busy}
-            onClick={async () => {
-              setBusy(true);
-              const ok = await restoreModule(ctx.slug, module.project_id, module.id);
-              setBusy(false);
-              if (ok) toast.success(t("modules.archived.restored"));
+          <RestoreButton
+            label={t("modules.archived.restore")}
+            onRestore={async () => {
+              if (await restoreModule(ctx.slug, module.project_id, module.id))
+                toast.success(t("modules.archived.restored"));
             }}
-          >
-            <ArchiveRestore size={14} aria-hidden />
-            {t("modules.archived.restore")}
-          </Button>
+          />
         ) : null}
         {canDelete ? (
-          <button
-            type="button"
-            className="mo-icon-btn"
-            aria-label={t("modules.actions.deleteNamed", { name: module.name })}
+          <RowDeleteButton
+            className="ui-icon-btn mo-icon-btn"
+            label={t("modules.actions.deleteNamed", { name: module.name })}
             title={t("modules.actions.delete")}
             onClick={onDelete}
-          >
-            <Trash2 size={14} aria-hidden />
-          </button>
+          />
         ) : null}
       </span>
     </li>

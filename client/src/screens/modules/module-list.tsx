@@ -38,6 +38,7 @@ import {
 } from "./module-bits";
 import { groupByStatus } from "./module-logic";
 import { ModuleMenu } from "./module-menu";
+import "../../components/ui/controls.css";
 
 type Shared = { ctx: ModuleProjectContext; onEdit: (module: Module) => void };
 
@@ -108,7 +109,7 @@ export function StatusPicker({
 function ModuleStar({ ctx, module }: { ctx: ModuleProjectContext; module: Module }) {
   return (
     <FavoriteStar
-      className="mo-icon-btn"
+      className="ui-icon-btn mo-icon-btn"
       on={Boolean(module.is_favorite)}
       name={module.name}
       onToggle={(next) => void setModuleFavorite(ctx.slug, module.project_id, module.id, next)}
@@ -270,7 +271,7 @@ function BoardColumn({
         {onCreate ? (
           <button
             type="button"
-            className="mo-icon-btn mo-icon-btn-sm"
+            className="ui-icon-btn mo-icon-btn mo-icon-btn-sm"
             onClick={onCreate}
             aria-label={t("modules.board.addIn", { status: t(`modules.status.${status}`) })}
             title={t("modules.board.addIn", { status: t(`modules.status.${status}`) })}

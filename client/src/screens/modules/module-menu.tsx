@@ -15,6 +15,7 @@ import { Menu, MenuItem, MenuSeparator } from "../workspace/components/menu";
 import type { ModuleProjectContext } from "./module-bits";
 import { moduleUrl } from "./module-bits";
 import { canArchive } from "./module-logic";
+import "../../components/ui/controls.css";
 
 type Props = {
   ctx: ModuleProjectContext;
@@ -52,7 +53,7 @@ export function ModuleMenu({ ctx, module, onEdit, onDeleted, onArchived, trigger
         trigger={
           <button
             type="button"
-            className={triggerClassName ?? "mo-icon-btn"}
+            className={triggerClassName ?? "ui-icon-btn mo-icon-btn"}
             aria-label={t("modules.actions.menu", { name: module.name })}
             title={t("modules.actions.more")}
             onClick={(e) => e.stopPropagation()}

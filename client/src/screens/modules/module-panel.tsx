@@ -30,6 +30,7 @@ import type { ProjectDetail } from "../../stores/projects";
 import { useProjectWorkItems, workItems } from "../../stores/work-items";
 import { AvatarStack, type ModuleProjectContext, memberOptions, type Person, personOf } from "./module-bits";
 import { StatusPicker } from "./module-list";
+import "../../components/ui/controls.css";
 
 type Props = { ctx: ModuleProjectContext; module: ModuleDetail };
 
@@ -232,7 +233,7 @@ function LinksSection({ ctx, module }: Props) {
         {ctx.canEdit && !adding ? (
           <button
             type="button"
-            className="mo-icon-btn mo-icon-btn-sm"
+            className="ui-icon-btn mo-icon-btn mo-icon-btn-sm"
             onClick={() => setAdding(true)}
             aria-label={t("modules.links.add")}
             title={t("modules.links.add")}
@@ -291,7 +292,7 @@ function LinkRow({ ctx, module, link }: Props & { link: ModuleLink }) {
         <span className="mo-link-actions">
           <button
             type="button"
-            className="mo-icon-btn mo-icon-btn-sm"
+            className="ui-icon-btn mo-icon-btn mo-icon-btn-sm"
             aria-label={t("modules.links.edit", { name: label })}
             title={t("modules.links.editShort")}
             onClick={() => setEditing(true)}
@@ -300,7 +301,7 @@ function LinkRow({ ctx, module, link }: Props & { link: ModuleLink }) {
           </button>
           <button
             type="button"
-            className="mo-icon-btn mo-icon-btn-sm"
+            className="ui-icon-btn mo-icon-btn mo-icon-btn-sm"
             aria-label={t("modules.links.remove", { name: label })}
             title={t("modules.links.removeShort")}
             onClick={() => void deleteModuleLink(ctx.slug, module.project_id, module.id, link.id)}

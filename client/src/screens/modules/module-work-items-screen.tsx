@@ -14,6 +14,7 @@ import { Button, EmptyState } from "../../components/ui";
 import { watchProjectLive } from "../../stores/live-board";
 import { applyModuleLinkEvent, loadModuleDetail, loadModules, type ModuleDetail, modules } from "../../stores/modules";
 import { WorkItemsBoard } from "../work-items/work-items-board";
+import { SectionCrumb } from "../workspace/components/list-parts";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { AddExistingModal } from "./add-existing-modal";
@@ -68,12 +69,7 @@ export function ModuleWorkItemsScreen() {
     if (name) document.title = `${name} · ${t("modules.title")}`;
   }, [name, t]);
 
-  const crumbs = (
-    <Link className="crumb" to={modulesUrl(slug, projectId)}>
-      <Boxes size={14} aria-hidden />
-      {t("modules.title")}
-    </Link>
-  );
+  const crumbs = <SectionCrumb to={modulesUrl(slug, projectId)} icon={Boxes} label={t("modules.title")} />;
 
   const blocked = projectBlocked(ctx, t);
   const missing = entry?.status === "missing";

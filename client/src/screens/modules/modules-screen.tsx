@@ -23,7 +23,6 @@ import {
   LayoutList,
   ListFilter,
   Plus,
-  Search,
   SearchX,
   X,
 } from "lucide-react";
@@ -39,6 +38,7 @@ import { watchProjectLive } from "../../stores/live-board";
 import { memberName } from "../../stores/members";
 import { loadModules, type Module, modules, updateModule } from "../../stores/modules";
 import { useCreateShortcut } from "../workspace/components/create-shortcut";
+import { ListSearch } from "../workspace/components/list-parts";
 import { Menu, MenuItem, MenuLabel } from "../workspace/components/menu";
 import { PageHeader } from "../workspace/components/page-header";
 import { projectScreenBlocked } from "../workspace/components/project-screen-state";
@@ -57,6 +57,7 @@ import {
   sortModules,
 } from "./module-logic";
 import { ModuleModal } from "./module-modal";
+import "../../components/ui/controls.css";
 import "./modules.css";
 
 const LAYOUT_ICONS: Record<ModuleLayout, typeof LayoutList> = { list: LayoutList, board: Columns3, gantt: GanttChart };
@@ -224,19 +225,15 @@ export function ModulesScreen() {
     <div className="mo-screen" data-layout={prefs.layout}>
       {header}
       <div className="mo-toolbar">
-        <div className="search-input mo-search">
-          <Search size={14} aria-hidden />
-          <input
-            className="input"
-            type="search"
-            placeholder={t("modules.searchPlaceholder")}
-            aria-label={t("modules.search")}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-          />
-        </div>
+        <ListSearch
+          className="mo-search"
+          placeholder={t("modules.searchPlaceholder")}
+          label={t("modules.search")}
+          value={search}
+          onChange={setSearch}
+        />
         <div className="mo-tools">
-          <fieldset className="mo-segmented">
+          <fieldset className="ui-segmented mo-segmented">
             <legend className="visually-hidden">{t("modules.layout.label")}</legend>
             {(["list", "board", "gantt"] as const).map((layout) => {
               const Icon = LAYOUT_ICONS[layout];
@@ -245,7 +242,7 @@ export function ModulesScreen() {
                   key={layout}
                   type="button"
                   aria-pressed={prefs.layout === layout}
-                  className={clsx("mo-segment", prefs.layout === layout && "is-on")}
+                  className={clsx("ui-segment mo-segment", prefs.layout === layout && "is-on")}
                   title={t(`modules.layout.${layout}`)}
                   aria-label={t(`modules.layout.${layout}`)}
                   onClick={() => setPrefs({ layout })}
@@ -262,7 +259,7 @@ export function ModulesScreen() {
             trigger={
               <button
                 type="button"
-                className="mo-tool-btn"
+                className="ui-tool-btn mo-tool-btn"
                 aria-label={`${t("modules.order.label")}: ${t(`modules.order.${prefs.order_by}`)}`}
               >
                 <ArrowDownUp size={13} aria-hidden />
@@ -282,7 +279,7 @@ export function ModulesScreen() {
             ))}
           </Menu>
           <Link
-            className="mo-tool-btn"
+            className="ui-tool-btn mo-tool-btn"
             to={`/${slug}/projects/${projectId}/modules/archived/`}
             title={t("modules.archived.open")}
             aria-label={t("modules.archived.open")}
@@ -362,7 +359,7 @@ function FiltersPopover({
   return (
     <Popover.Root>
       <Popover.Trigger asChild>
-        <button type="button" className={clsx("mo-tool-btn", count > 0 && "is-on")}>
+        <button type="button" className={clsx("ui-tool-btn mo-tool-btn", count > 0 && "is-on")}>
           <ListFilter size={13} aria-hidden />
           <span className="mo-tool-text">{t("modules.filters.button")}</span>
           {count ? <span className="mo-badge">{count}</span> : null}

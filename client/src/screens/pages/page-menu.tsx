@@ -42,6 +42,7 @@ import { Menu, MenuItem, MenuSeparator } from "../workspace/components/menu";
 import { SelectField } from "../workspace/components/select-field";
 import { moveTargets, type PagePermissions, pageTitle } from "./page-logic";
 import { pageUrl } from "./use-pages";
+import "../../components/ui/controls.css";
 
 /** Actions shown as buttons next to the menu (the page header) are left out of it. */
 export type PageMenuAction = "favorite" | "access" | "lock" | "archive" | "versions";
@@ -72,7 +73,7 @@ export function PageMenu({
   onVersions,
   onDeleted,
   onMoved,
-  triggerClassName = "pg-icon-btn",
+  triggerClassName = "ui-icon-btn pg-icon-btn",
 }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();

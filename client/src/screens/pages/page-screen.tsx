@@ -50,6 +50,7 @@ import { ProjectCrumbs, projectBlocked } from "./project-state";
 import { createTitleSaver, type TitleSaver, type TitleSaveState } from "./title-saver";
 import { type PagesProjectContext, personOf, relativeTime, usePagePermissions, usePagesProject } from "./use-pages";
 import { VersionPanel, VersionPreview } from "./version-history";
+import "../../components/ui/controls.css";
 import "./pages.css";
 
 export function PageScreen() {
@@ -226,7 +227,7 @@ function PageView({
             {perms.canLock ? (
               <button
                 type="button"
-                className={clsx("pg-icon-btn", page.is_locked && "is-on")}
+                className={clsx("ui-icon-btn pg-icon-btn", page.is_locked && "is-on")}
                 aria-pressed={page.is_locked}
                 aria-label={page.is_locked ? t("pages.page.unlock") : t("pages.page.lock")}
                 title={page.is_locked ? t("pages.page.unlock") : t("pages.page.lock")}
@@ -242,7 +243,7 @@ function PageView({
             {perms.canArchive || perms.canRestore ? (
               <button
                 type="button"
-                className="pg-icon-btn"
+                className="ui-icon-btn pg-icon-btn"
                 aria-label={perms.canRestore ? t("pages.actions.restore") : t("pages.actions.archive")}
                 title={perms.canRestore ? t("pages.actions.restore") : t("pages.actions.archive")}
                 onClick={async () => {
@@ -259,7 +260,7 @@ function PageView({
             {page.is_favorite || perms.canFavorite ? (
               <button
                 type="button"
-                className={clsx("pg-icon-btn pg-star", page.is_favorite && "is-on")}
+                className={clsx("ui-icon-btn pg-icon-btn pg-star", page.is_favorite && "is-on")}
                 aria-pressed={page.is_favorite}
                 aria-label={page.is_favorite ? t("pages.actions.unfavorite") : t("pages.actions.favorite")}
                 title={page.is_favorite ? t("pages.actions.unfavorite") : t("pages.actions.favorite")}
@@ -270,7 +271,7 @@ function PageView({
             ) : null}
             <button
               type="button"
-              className={clsx("pg-icon-btn", versionsOpen && "is-on")}
+              className={clsx("ui-icon-btn pg-icon-btn", versionsOpen && "is-on")}
               aria-pressed={versionsOpen}
               aria-label={t("pages.versions.open")}
               title={t("pages.versions.open")}

@@ -49,6 +49,7 @@ import {
 import { PageMenu } from "./page-menu";
 import { ProjectCrumbs, projectBlocked } from "./project-state";
 import { type PagesProjectContext, personOf, relativeTime, usePagePermissions, usePagesProject } from "./use-pages";
+import "../../components/ui/controls.css";
 import "./pages.css";
 
 type ListPrefs = { sort: PageSort; favoritesOnly: boolean };
@@ -274,7 +275,7 @@ export function PagesListScreen() {
           {canFavorite ? (
             <button
               type="button"
-              className={clsx("pg-tool-btn", prefs.favoritesOnly && "is-on")}
+              className={clsx("ui-tool-btn pg-tool-btn", prefs.favoritesOnly && "is-on")}
               aria-pressed={prefs.favoritesOnly}
               title={t("pages.favoritesOnlyHint")}
               onClick={() => setPrefs({ favoritesOnly: !prefs.favoritesOnly })}
@@ -288,7 +289,7 @@ export function PagesListScreen() {
             trigger={
               <button
                 type="button"
-                className="pg-tool-btn pg-sort-btn"
+                className="ui-tool-btn pg-tool-btn pg-sort-btn"
                 aria-label={`${t("pages.sort.label")}: ${t(`pages.sort.${prefs.sort}`)}`}
               >
                 <ArrowDownUp size={13} aria-hidden />
@@ -363,7 +364,7 @@ function PageRow({
         childCount > 0 ? (
           <button
             type="button"
-            className={clsx("pg-icon-btn pg-row-toggle", expanded && "is-open")}
+            className={clsx("ui-icon-btn pg-icon-btn pg-row-toggle", expanded && "is-open")}
             aria-expanded={expanded}
             aria-label={t(expanded ? "pages.row.hideSubPages" : "pages.row.showSubPages", { name, count: childCount })}
             title={t(expanded ? "pages.row.hideSubPages" : "pages.row.showSubPages", { name, count: childCount })}
@@ -394,7 +395,7 @@ function PageRow({
         {onAddSubPage ? (
           <button
             type="button"
-            className="pg-icon-btn pg-row-add"
+            className="ui-icon-btn pg-icon-btn pg-row-add"
             aria-label={t("pages.row.addSubPage", { name })}
             title={t("pages.row.addSubPageHint")}
             onClick={onAddSubPage}
@@ -408,7 +409,7 @@ function PageRow({
         {page.is_favorite || perms.canFavorite ? (
           <button
             type="button"
-            className={clsx("pg-icon-btn pg-star", page.is_favorite && "is-on")}
+            className={clsx("ui-icon-btn pg-icon-btn pg-star", page.is_favorite && "is-on")}
             aria-pressed={page.is_favorite}
             aria-label={t(page.is_favorite ? "pages.row.unfavorite" : "pages.row.favorite", { name })}
             title={page.is_favorite ? t("pages.actions.unfavorite") : t("pages.actions.favorite")}

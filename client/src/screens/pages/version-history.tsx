@@ -17,6 +17,7 @@ import type { ProjectMember } from "../../stores/project-meta";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { Skeleton } from "../workspace/components/skeleton";
 import { personOf } from "./use-pages";
+import "../../components/ui/controls.css";
 
 /** "Mar 5, 2026, 4:07 PM" */
 export function versionTime(iso: string): string {
@@ -57,7 +58,7 @@ export function VersionPanel({ slug, projectId, page, members, selected, onSelec
         <span className="spacer" />
         <button
           type="button"
-          className="pg-icon-btn"
+          className="ui-icon-btn pg-icon-btn"
           aria-label={t("pages.versions.close")}
           title={t("pages.versions.close")}
           onClick={onClose}

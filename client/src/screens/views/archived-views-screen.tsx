@@ -3,22 +3,30 @@
  * in the views list at once) and delete with a confirmation. Only the view's owner and the
  * project's admins may restore or delete.
  */
-import { ArchiveRestore, Layers, RefreshCw, Search, SearchX, Trash2 } from "lucide-react";
+import { ArchiveRestore, Layers, Search } from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useParams } from "react-router";
+import { useParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import { Button, EmptyState } from "../../components/ui";
+import { EmptyState } from "../../components/ui";
 import { session } from "../../stores/session";
 import { deleteView, loadArchivedViews, restoreView, type SavedView, viewDisplayName, views } from "../../stores/views";
 import { ProjectCrumbs, useModuleProject } from "../modules/module-bits";
 import { ConfirmModal } from "../workspace/components/confirm-modal";
+import {
+  LoadFailedState,
+  NoMatchState,
+  RestoreButton,
+  RowDeleteButton,
+  SectionCrumb,
+} from "../workspace/components/list-parts";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { canManageView } from "./view-menu";
 import { viewsUrl } from "./view-urls";
 import { viewsBlocked } from "./views-screen";
+import "../../components/ui/controls.css";
 import "../work-items/work-items.css";
 import "./views.css";
 
@@ -69,10 +77,7 @@ export function ArchivedViewsScreen() {
       }
     >
       <ProjectCrumbs slug={slug} project={project} />
-      <Link className="crumb" to={viewsUrl(slug, projectId)}>
-        <Layers size={14} aria-hidden />
-        {t("views.title")}
-      </Link>
+      <SectionCrumb to={viewsUrl(slug, projectId)} icon={Layers} label={t("views.title")} />
       <span className="crumb-sep">/</span>
       <h1 className="vw-h1">{t("views.archived.title")}</h1>
     </PageHeader>
@@ -88,15 +93,11 @@ export function ArchivedViewsScreen() {
     );
   else if (entry.status === "error" && !all.length)
     body = (
-      <EmptyState
+      <LoadFailedState
         icon={ArchiveRestore}
         title={t("views.loadFailed")}
-        action={
-          <Button variant="secondary" onClick={() => void loadArchivedViews(slug, projectId).catch(() => undefined)}>
-            <RefreshCw size={14} aria-hidden />
-            {t("views.retry")}
-          </Button>
-        }
+        retryLabel={t("views.retry")}
+        onRetry={() => void loadArchivedViews(slug, projectId).catch(() => undefined)}
       />
     );
   else if (!all.length)
@@ -109,14 +110,10 @@ export function ArchivedViewsScreen() {
     );
   else if (!shown.length)
     body = (
-      <EmptyState
-        icon={SearchX}
+      <NoMatchState
         title={t("views.noResults.title")}
-        action={
-          <Button variant="secondary" onClick={() => setSearch("")}>
-            {t("views.noResults.clear")}
-          </Button>
-        }
+        clearLabel={t("views.noResults.clear")}
+        onClear={() => setSearch("")}
       />
     );
   else
@@ -140,26 +137,19 @@ export function ArchivedViewsScreen() {
               </span>
               {manage ? (
                 <span className="vw-row-meta">
-                  <Button
-                    size="sm"
-                    variant="secondary"
-                    onClick={async () => {
+                  <RestoreButton
+                    label={t("views.archived.restore")}
+                    onRestore={async () => {
                       if (await restoreView(slug, projectId, view.id))
                         toast.success(t("views.archived.restored", { name }));
                     }}
-                  >
-                    <ArchiveRestore size={14} aria-hidden />
-                    {t("views.archived.restore")}
-                  </Button>
-                  <button
-                    type="button"
-                    className="vw-icon-btn"
-                    aria-label={t("views.archived.deleteNamed", { name })}
+                  />
+                  <RowDeleteButton
+                    className="ui-icon-btn vw-icon-btn"
+                    label={t("views.archived.deleteNamed", { name })}
                     title={t("views.actions.delete")}
                     onClick={() => setDeleting(view)}
-                  >
-                    <Trash2 size={14} aria-hidden />
-                  </button>
+                  />
                 </span>
               ) : null}
             </li>

@@ -20,6 +20,7 @@ import { loadView, type SavedView, setViewFavorite, updateView, viewDisplayName,
 import { seedLocalView, viewKeyOf, workItemView } from "../../stores/work-item-view";
 import { ProjectCrumbs, useModuleProject } from "../modules/module-bits";
 import { WorkItemsBoard } from "../work-items/work-items-board";
+import { SectionCrumb } from "../workspace/components/list-parts";
 import { PageHeader } from "../workspace/components/page-header";
 import { SkeletonRows } from "../workspace/components/skeleton";
 import { SaveAsViewButton } from "./save-as-view";
@@ -28,6 +29,7 @@ import { canManageView, ViewMenu, type ViewRights } from "./view-menu";
 import { ViewModal } from "./view-modal";
 import { viewsUrl } from "./view-urls";
 import { useLiveViews, viewsBlocked } from "./views-screen";
+import "../../components/ui/controls.css";
 import "./views.css";
 
 export function ViewBoardScreen() {
@@ -70,12 +72,7 @@ export function ViewBoardScreen() {
   }, [view, viewKey]);
 
   const name = view ? viewDisplayName(view.name, t("views.untitled")) : "";
-  const crumbs = (
-    <Link className="crumb" to={viewsUrl(slug, projectId)}>
-      <Layers size={14} aria-hidden />
-      {t("views.title")}
-    </Link>
-  );
+  const crumbs = <SectionCrumb to={viewsUrl(slug, projectId)} icon={Layers} label={t("views.title")} />;
 
   const blocked = viewsBlocked(ctx, t);
   const missing = entry?.status === "missing";
@@ -158,7 +155,7 @@ export function ViewBoardScreen() {
       {ctx.canEdit ? (
         <button
           type="button"
-          className={clsx("vw-icon-btn", "vw-star", view.is_favorite && "is-on")}
+          className={clsx("ui-icon-btn vw-icon-btn", "vw-star", view.is_favorite && "is-on")}
           aria-pressed={Boolean(view.is_favorite)}
           aria-label={view.is_favorite ? t("views.actions.unfavorite") : t("views.actions.favorite")}
           title={view.is_favorite ? t("views.actions.unfavorite") : t("views.actions.favorite")}

@@ -34,6 +34,7 @@ import {
 import { ConfirmModal } from "../workspace/components/confirm-modal";
 import { Menu, MenuItem, MenuSeparator } from "../workspace/components/menu";
 import { viewUrl } from "./view-urls";
+import "../../components/ui/controls.css";
 
 /** What the caller may do with a view. */
 export type ViewRights = { canEdit: boolean; isAdmin: boolean };
@@ -85,7 +86,7 @@ export function ViewMenu({ slug, rights, view, onEdit, onGone, hideFavorite }: P
         trigger={
           <button
             type="button"
-            className="vw-icon-btn"
+            className="ui-icon-btn vw-icon-btn"
             aria-label={t("views.actions.menu", { name })}
             title={t("views.actions.more")}
             onClick={(e) => {

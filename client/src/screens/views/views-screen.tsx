@@ -28,6 +28,7 @@ import { SkeletonRows } from "../workspace/components/skeleton";
 import { ViewMenu, type ViewRights } from "./view-menu";
 import { ViewModal } from "./view-modal";
 import { viewsUrl, viewUrl } from "./view-urls";
+import "../../components/ui/controls.css";
 import "../work-items/work-items.css";
 import "./views.css";
 
@@ -101,7 +102,7 @@ export function ViewsScreen() {
               />
             </div>
             <Link
-              className="vw-icon-btn"
+              className="ui-icon-btn vw-icon-btn"
               to={`${viewsUrl(slug, projectId)}archived/`}
               title={t("views.archived.title")}
               aria-label={t("views.archived.title")}
@@ -261,7 +262,7 @@ function ViewRow({
         {rights.canEdit ? (
           <button
             type="button"
-            className={clsx("vw-icon-btn", "vw-star", view.is_favorite && "is-on")}
+            className={clsx("ui-icon-btn vw-icon-btn", "vw-star", view.is_favorite && "is-on")}
             aria-pressed={Boolean(view.is_favorite)}
             aria-label={
               view.is_favorite

@@ -166,11 +166,11 @@ export function formatDate(value: string | null | undefined, short = false): str
   const key = short ? `s${day}` : day;
   let text = formattedDays.get(key);
   if (text === undefined) {
-    try {
-      text = format(parseISO(day), short ? "MMM dd" : "MMM dd, yyyy");
-    } catch {
-      text = day;
-    }
+    // A calendar day at local midnight, as parseISO reads it (parseISO itself is slow for thousands).
+    const [year, month, date] = day.split("-").map(Number);
+    const at = new Date(year ?? Number.NaN, (month ?? Number.NaN) - 1, date ?? Number.NaN);
+    const valid = at.getDate() === date && at.getMonth() === (month ?? 0) - 1;
+    text = valid ? format(at, short ? "MMM dd" : "MMM dd, yyyy") : day;
     if (formattedDays.size > 5000) formattedDays.clear();
     formattedDays.set(key, text);
   }

@@ -3,28 +3,22 @@
  * completes a work item of the cycle (issue.updated with its cycle_id, then cycle.updated with
  * fresh counters), through a real Hocuspocus provider on project.{id}.
  */
-import { addDays, calendarDate, projectChannelName } from "@tideline/shared";
+import { addDays, calendarDate } from "@tideline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../../test/harness.ts";
-import { eventually, type LiveServer, openTab, startLiveServer, synced, type Tab } from "../../live/test-support.ts";
-import { createFixture, createIssue, type Fixture, stateOf } from "../issues/test-support.ts";
+import { type LiveProject, startLiveProject } from "../../../test/live-project.ts";
+import { eventually } from "../../live/test-support.ts";
+import { createIssue, stateOf } from "../issues/test-support.ts";
 
-let s: LiveServer;
-let f: Fixture;
-const tabs: Tab[] = [];
-
+let live: LiveProject;
 beforeAll(async () => {
-  s = await startLiveServer();
-  f = await createFixture(s);
+  live = await startLiveProject();
 });
-
-afterAll(async () => {
-  for (const t of tabs) t.destroy();
-  await s.close();
-});
+afterAll(() => live.close());
 
 describe("cycle progress over the project channel", () => {
   it("another member completing a work item of the cycle moves the counters on my channel", async () => {
+    const { s, f } = live;
     const today = calendarDate(new Date(), "UTC");
     const created = await client(s.app, f.w.admin).post(`${f.project.url}/cycles/`, {
       name: "Live sprint",
@@ -36,10 +30,7 @@ describe("cycle progress over the project channel", () => {
     const item = await createIssue(s, f.w.admin, f.project.url, { cycle_id: cycle.id });
     await createIssue(s, f.w.admin, f.project.url, { cycle_id: cycle.id });
 
-    const tab = openTab(s.url, f.w.member);
-    tabs.push(tab);
-    const channel = tab.open(projectChannelName(f.project.id));
-    await synced(channel);
+    const channel = await live.openProjectChannel(f.w.member);
 
     const done = await stateOf(s, f.project.id, "completed");
     const res = await client(s.app, f.w.admin).patch(`${f.project.url}/issues/${item.id}/`, { state_id: done });

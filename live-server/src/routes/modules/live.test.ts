@@ -4,36 +4,26 @@
  * item joins a module.
  */
 import type { DomainEvent } from "@tideline/shared";
-import { projectChannelName } from "@tideline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../../test/harness.ts";
-import { eventually, type LiveServer, openTab, startLiveServer, synced, type Tab } from "../../live/test-support.ts";
-import { createFixture, createIssue, type Fixture } from "../issues/test-support.ts";
+import { type LiveProject, startLiveProject } from "../../../test/live-project.ts";
+import { eventually } from "../../live/test-support.ts";
+import { createIssue } from "../issues/test-support.ts";
 import { createModule } from "./test-support.ts";
 
-let s: LiveServer;
-let f: Fixture;
-const tabs: Tab[] = [];
-
+let live: LiveProject;
 beforeAll(async () => {
-  s = await startLiveServer();
-  f = await createFixture(s);
+  live = await startLiveProject();
 });
-
-afterAll(async () => {
-  for (const t of tabs) t.destroy();
-  await s.close();
-});
+afterAll(() => live.close());
 
 const seen = (doc: { messages: { event: DomainEvent }[] }, type: string, entityId: string) =>
   doc.messages.find((m) => m.event.type === type && m.event.entity_id === entityId)?.event;
 
 describe("module events on the project channel", () => {
   it("a member's open project channel sees another member's module changes", async () => {
-    const tab = openTab(s.url, f.w.member);
-    tabs.push(tab);
-    const channel = tab.open(projectChannelName(f.project.id));
-    await synced(channel);
+    const { s, f } = live;
+    const channel = await live.openProjectChannel(f.w.member);
     const admin = client(s.app, f.w.admin);
 
     const m = await createModule(s, f.w.admin, f.project.url, { status: "completed" });

@@ -1,18 +1,17 @@
 import { PAGE_ACCESS } from "@tideline/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { client, type TestApp } from "../../../test/harness.ts";
 import { pageVersions, userFavorites } from "../../db/schema.ts";
 import {
   createPage,
-  createWorld,
   type PageJson,
   pageRow,
   pagesUrl,
   pageUrl,
   recordEvents,
+  startPagesWorld,
   type Team,
-  team,
   type World,
 } from "./test-support.ts";
 
@@ -20,9 +19,7 @@ let t: TestApp;
 let w: World;
 let p: Team;
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t);
-  p = await team(t, w);
+  ({ t, w, p } = await startPagesWorld());
 });
 afterAll(() => t.close());
 

@@ -2,13 +2,12 @@ import { PAGE_ACCESS, PAGE_VERSIONS_KEPT, pageDocumentName } from "@tideline/sha
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { client, type TestApp } from "../../../test/harness.ts";
 import { documentUpdates, pages, pageVersions } from "../../db/schema.ts";
 import { maybeSnapshotWhileEditing, onPageContentChange, snapshotPageVersion } from "./document.ts";
 import {
   appendParagraph,
   createPage,
-  createWorld,
   docOf,
   fetchState,
   pageRow,
@@ -16,8 +15,8 @@ import {
   paragraphs,
   patchState,
   recordEvents,
+  startPagesWorld,
   type Team,
-  team,
   type World,
 } from "./test-support.ts";
 
@@ -25,9 +24,7 @@ let t: TestApp;
 let w: World;
 let p: Team;
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t);
-  p = await team(t, w);
+  ({ t, w, p } = await startPagesWorld());
 });
 afterAll(() => t.close());
 

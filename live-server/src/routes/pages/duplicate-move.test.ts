@@ -1,7 +1,7 @@
 import { PAGE_ACCESS, ROLE } from "@tideline/shared";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { client, type TestApp } from "../../../test/harness.ts";
 import { pageProjects, userFavorites } from "../../db/schema.ts";
 import { copyName } from "./service.ts";
 import {
@@ -9,13 +9,13 @@ import {
   countPages,
   createPage,
   createProject,
-  createWorld,
   docOf,
   fetchState,
   pageRow,
   pageUrl,
   paragraphs,
   recordEvents,
+  startPagesWorld,
   type Team,
   team,
   type World,
@@ -25,9 +25,7 @@ let t: TestApp;
 let w: World;
 let p: Team;
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t);
-  p = await team(t, w);
+  ({ t, w, p } = await startPagesWorld());
 });
 afterAll(() => t.close());
 

@@ -2,14 +2,13 @@ import { PAGE_ACCESS } from "@tideline/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { client, type TestApp } from "../../../test/harness.ts";
 import { pageProjects } from "../../db/schema.ts";
 import { onPageContentChange } from "./document.ts";
 import {
   countPages,
   createPage,
   createProject,
-  createWorld,
   docOf,
   fetchState,
   type PageJson,
@@ -18,6 +17,7 @@ import {
   pageUrl,
   paragraphs,
   recordEvents,
+  startPagesWorld,
   type Team,
   team,
   type World,
@@ -27,9 +27,7 @@ let t: TestApp;
 let w: World;
 let p: Team;
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t);
-  p = await team(t, w);
+  ({ t, w, p } = await startPagesWorld());
 });
 afterAll(() => t.close());
 

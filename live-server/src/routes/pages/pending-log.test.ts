@@ -8,7 +8,7 @@ import { issueDocumentName, pageDocumentName } from "@tideline/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { client, type TestApp } from "../../../test/harness.ts";
 import { documentUpdates, issues } from "../../db/schema.ts";
 import { stateFromHtml } from "../../live/schema.ts";
 import { appendUpdate } from "../../live/storage.ts";
@@ -16,14 +16,13 @@ import { insertIssue } from "../assets/test-support.ts";
 import {
   appendParagraph,
   createPage,
-  createWorld,
   docOf,
   fetchState,
   pageRow,
   pageUrl,
   recordEvents,
+  startPagesWorld,
   type Team,
-  team,
   type World,
 } from "./test-support.ts";
 
@@ -31,9 +30,7 @@ let t: TestApp;
 let w: World;
 let p: Team;
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t);
-  p = await team(t, w);
+  ({ t, w, p } = await startPagesWorld());
 });
 afterAll(() => t.close());
 

@@ -1,10 +1,10 @@
 /** How pages, page versions and page favorites appear in API responses and events (snake_case). */
 import { PAGE_ACCESS } from "@tideline/shared";
-import type { pages, pageVersions, userFavorites } from "../../db/schema.ts";
+import type { pages, pageVersions } from "../../db/schema.ts";
+import { type FavoriteRow, presentFavorite } from "../../services/favorites.ts";
 
 type PageRow = typeof pages.$inferSelect;
 type VersionRow = typeof pageVersions.$inferSelect;
-type FavoriteRow = typeof userFavorites.$inferSelect;
 
 /** What the page list needs besides the row: its projects and the caller's favorite. */
 export type PageFacts = { projectIds: string[]; isFavorite: boolean };
@@ -76,16 +76,5 @@ export function presentVersionDetail(v: VersionRow) {
 
 /** A page favorite, with enough of the page to draw it in the sidebar. */
 export function presentPageFavorite(f: FavoriteRow, p: PageRow) {
-  return {
-    id: f.id,
-    entity_type: f.entityType,
-    entity_identifier: f.entityIdentifier,
-    project_id: f.projectId,
-    parent: f.parentId,
-    is_folder: f.isFolder,
-    sequence: f.sequence,
-    name: f.name,
-    entity_data: { id: p.id, name: p.name, logo_props: p.logoProps, access: p.access },
-    created_at: f.createdAt,
-  };
+  return presentFavorite(f, { id: p.id, name: p.name, logo_props: p.logoProps, access: p.access });
 }

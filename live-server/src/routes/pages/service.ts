@@ -13,7 +13,7 @@ import {
   pageDocumentName,
   ROLE,
 } from "@tideline/shared";
-import { and, desc, eq, ilike, inArray, isNotNull, isNull, max, ne, notInArray, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, isNotNull, isNull, ne, notInArray, or, type SQL } from "drizzle-orm";
 import * as Y from "yjs";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
 import {
@@ -30,6 +30,7 @@ import type { EmitFn } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound } from "../../http/errors.ts";
 import { titleUpdateFor } from "../../live/schema.ts";
 import type { ProjectAccess } from "../../policies/access.ts";
+import { addFavorite, removeFavorite } from "../../services/favorites.ts";
 import { contentOfDoc, docFromState, stateFromHtml } from "./content.ts";
 import {
   applyPageUpdate,
@@ -53,7 +54,6 @@ import { type PageFacts, presentPage, presentPageDetail, presentPageEvent, prese
 import type { CreatePageBody, UpdatePageBody } from "./schema.ts";
 
 export const PAGE_FAVORITE = "page";
-const FAVORITE_STEP = 10000;
 /** Deepest page tree walked when archiving, restoring or checking a new parent. */
 const MAX_DEPTH = 100;
 
@@ -303,18 +303,29 @@ export async function patchDescription(tx: Tx, emit: EmitFn, access: PageAccess,
 
 // ───────────────────────────── access, lock ─────────────────────────────
 
+/** Set columns of a page this transaction locked, as changed by `userId` now. */
+async function updateLockedPage(
+  tx: Tx,
+  page: PageRow,
+  userId: string,
+  set: Partial<typeof pages.$inferInsert>,
+): Promise<PageRow> {
+  const [row] = await tx
+    .update(pages)
+    .set({ ...set, updatedById: userId, updatedAt: new Date() })
+    .where(eq(pages.id, page.id))
+    .returning();
+  if (!row) throw pageNotFound();
+  return row;
+}
+
 /** Make the page public or private; going private drops other people's favorites of it. */
 export async function setPageAccess(tx: Tx, emit: EmitFn, access: PageAccess, value: number): Promise<void> {
   requireOwnerOrAdmin(access, "change the access of");
   const page = await lockReadable(tx, access);
   assertChangeable(page, { lockedToo: false });
   if (page.access === value) return;
-  const [row] = await tx
-    .update(pages)
-    .set({ access: value, updatedById: access.user.id, updatedAt: new Date() })
-    .where(eq(pages.id, page.id))
-    .returning();
-  if (!row) throw pageNotFound();
+  const row = await updateLockedPage(tx, page, access.user.id, { access: value });
   if (value === PAGE_ACCESS.private) {
     await tx
       .delete(userFavorites)
@@ -335,12 +346,7 @@ export async function setPageLocked(tx: Tx, emit: EmitFn, access: PageAccess, lo
   const page = await lockReadable(tx, access);
   assertChangeable(page, { lockedToo: false });
   if (page.isLocked === locked) return;
-  const [row] = await tx
-    .update(pages)
-    .set({ isLocked: locked, updatedById: access.user.id, updatedAt: new Date() })
-    .where(eq(pages.id, page.id))
-    .returning();
-  if (!row) throw pageNotFound();
+  const row = await updateLockedPage(tx, page, access.user.id, { isLocked: locked });
   await emitPage(tx, emit, locked ? "page.locked" : "page.unlocked", row, access.user.id);
 }
 
@@ -428,67 +434,25 @@ export async function addPageFavorite(db: Db, access: PageAccess) {
   if (page.archivedAt) {
     throw badRequest("Archived pages can't be added to favorites.", undefined, "PAGE_ARCHIVED");
   }
-  const existing = async () => {
-    const [row] = await db
-      .select()
-      .from(userFavorites)
-      .where(
-        and(
-          eq(userFavorites.userId, user.id),
-          eq(userFavorites.entityType, PAGE_FAVORITE),
-          eq(userFavorites.entityIdentifier, page.id),
-        ),
-      )
-      .limit(1);
-    return row;
-  };
-  const before = await existing();
-  if (before) return { created: false, favorite: presentPageFavorite(before, page) };
-  const [last] = await db
-    .select({ largest: max(userFavorites.sequence) })
-    .from(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.workspaceId, page.workspaceId),
-        eq(userFavorites.userId, user.id),
-        isNull(userFavorites.parentId),
-      ),
-    );
-  const sequence = last?.largest === null || last?.largest === undefined ? 65535 : last.largest + FAVORITE_STEP;
-  const [inserted] = await db
-    .insert(userFavorites)
-    .values({
-      workspaceId: page.workspaceId,
-      userId: user.id,
-      entityType: PAGE_FAVORITE,
-      entityIdentifier: page.id,
-      projectId: access.project.id,
-      sequence,
-      createdById: user.id,
-      updatedById: user.id,
-    })
-    .onConflictDoNothing()
-    .returning();
-  // A concurrent request may have added it between the check and the insert.
-  const row = inserted ?? (await existing());
-  if (!row) throw new Error("favorite insert failed");
-  return { created: Boolean(inserted), favorite: presentPageFavorite(row, page) };
+  const { created, row } = await addFavorite(db, {
+    workspaceId: page.workspaceId,
+    userId: user.id,
+    entityType: PAGE_FAVORITE,
+    entityIdentifier: page.id,
+    projectId: access.project.id,
+  });
+  return { created, favorite: presentPageFavorite(row, page) };
 }
 
 /** Remove the caller's favorite of the page (any role may drop their own); 404 when there is none. */
 export async function removePageFavorite(db: DbOrTx, access: PageAccess): Promise<void> {
-  const deleted = await db
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.workspaceId, access.workspace.id),
-        eq(userFavorites.userId, access.user.id),
-        eq(userFavorites.entityType, PAGE_FAVORITE),
-        eq(userFavorites.entityIdentifier, access.page.id),
-      ),
-    )
-    .returning({ id: userFavorites.id });
-  if (deleted.length === 0) throw notFound("Favorite");
+  const removed = await removeFavorite(db, {
+    workspaceId: access.workspace.id,
+    userId: access.user.id,
+    entityType: PAGE_FAVORITE,
+    entityIdentifier: access.page.id,
+  });
+  if (!removed) throw notFound("Favorite");
 }
 
 // ───────────────────────────── duplicate, move ─────────────────────────────
@@ -606,12 +570,7 @@ export async function movePage(tx: Tx, emit: EmitFn, access: PageAccess, newProj
     .update(pages)
     .set({ parentId: null })
     .where(and(eq(pages.workspaceId, page.workspaceId), eq(pages.parentId, page.id)));
-  const [row] = await tx
-    .update(pages)
-    .set({ parentId: null, updatedById: userId, updatedAt: new Date() })
-    .where(eq(pages.id, page.id))
-    .returning();
-  if (!row) throw pageNotFound();
+  const row = await updateLockedPage(tx, page, userId, { parentId: null });
   // Favorites follow the page; those of people who can't reach it any more go.
   await tx
     .update(userFavorites)

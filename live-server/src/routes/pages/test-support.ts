@@ -7,9 +7,9 @@ import type { DomainEvent } from "@tideline/shared";
 import { count, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import * as Y from "yjs";
-import { client, type TestApp, type TestUser } from "../../../test/harness.ts";
+import { client, createTestApp, type TestApp, type TestUser } from "../../../test/harness.ts";
 import { pages } from "../../db/schema.ts";
-import { projectWithTeam, type World } from "../projects/test-support.ts";
+import { createWorld, projectWithTeam, type World } from "../projects/test-support.ts";
 
 export { addMember, createProject, createWorld, projectWithTeam, type World } from "../projects/test-support.ts";
 
@@ -58,6 +58,13 @@ export async function countPages(t: TestApp, workspaceId: string): Promise<numbe
 
 /** A world's project with admin (project admin), member and guest, plus its URL. */
 export const team = (t: TestApp, w: World, body: Record<string, unknown> = {}) => projectWithTeam(t, w, body);
+
+/** What each pages test file starts from: a test app, the world, and a project with its team. */
+export async function startPagesWorld(): Promise<{ t: TestApp; w: World; p: Team }> {
+  const t = await createTestApp();
+  const w = await createWorld(t);
+  return { t, w, p: await team(t, w) };
+}
 
 /** Collect domain events published from now on. */
 export function recordEvents(t: TestApp): DomainEvent[] {

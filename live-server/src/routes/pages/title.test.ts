@@ -7,21 +7,20 @@ import { PAGE_TITLE_FIELD, pageDocumentName } from "@tideline/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { client, type TestApp } from "../../../test/harness.ts";
 import { documentUpdates } from "../../db/schema.ts";
 import { setTitle, titleOf } from "../../live/schema.ts";
 import {
   appendParagraph,
   createPage,
-  createWorld,
   docOf,
   fetchState,
   pageRow,
   pageUrl,
   paragraphs,
   recordEvents,
+  startPagesWorld,
   type Team,
-  team,
   type World,
 } from "./test-support.ts";
 
@@ -29,9 +28,7 @@ let t: TestApp;
 let w: World;
 let p: Team;
 beforeAll(async () => {
-  t = await createTestApp();
-  w = await createWorld(t);
-  p = await team(t, w);
+  ({ t, w, p } = await startPagesWorld());
 });
 afterAll(() => t.close());
 

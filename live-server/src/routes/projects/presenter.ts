@@ -1,11 +1,11 @@
 /** How projects, their members and project favorites appear in API responses (snake_case). */
 import { isProjectFeatureAvailable, type ProjectFeature } from "@tideline/shared";
-import type { projectMembers, projects, userFavorites, users } from "../../db/schema.ts";
+import type { projectMembers, projects, users } from "../../db/schema.ts";
 import { presentMemberUser } from "../../presenters/user.ts";
+import { type FavoriteRow, presentFavorite } from "../../services/favorites.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
 type ProjectMemberRow = typeof projectMembers.$inferSelect;
-type FavoriteRow = typeof userFavorites.$inferSelect;
 type UserRow = typeof users.$inferSelect;
 
 /** What the caller's own relation to a project adds to it. */
@@ -112,16 +112,11 @@ export function presentOwnMembership(m: ProjectMemberRow) {
 
 /** A project favorite, with enough of the project to draw it in the sidebar. */
 export function presentProjectFavorite(f: FavoriteRow, p: ProjectRow) {
-  return {
-    id: f.id,
-    entity_type: f.entityType,
-    entity_identifier: f.entityIdentifier,
-    project_id: f.projectId,
-    parent: f.parentId,
-    is_folder: f.isFolder,
-    sequence: f.sequence,
-    name: f.name,
-    entity_data: { id: p.id, name: p.name, identifier: p.identifier, logo_props: p.logoProps, network: p.network },
-    created_at: f.createdAt,
-  };
+  return presentFavorite(f, {
+    id: p.id,
+    name: p.name,
+    identifier: p.identifier,
+    logo_props: p.logoProps,
+    network: p.network,
+  });
 }

@@ -20,13 +20,14 @@ import {
   ROLE,
   sanitizeIdentifier,
 } from "@tideline/shared";
-import { and, asc, count, eq, inArray, isNotNull, isNull, max, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "../../db/client.ts";
 import { uniqueViolation } from "../../db/errors.ts";
 import { projectMembers, projects, states, userFavorites, workspaceMembers } from "../../db/schema.ts";
 import { type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
+import { addFavorite, removeFavorite } from "../../services/favorites.ts";
 import { memberStillInWorkspace, upsertMembership, workspaceRoles } from "./members.ts";
 import {
   type ProjectViewer,
@@ -38,7 +39,6 @@ import {
 import type { CreateProjectBody, StatField, UpdateProjectBody } from "./schema.ts";
 
 export const PROJECT_FAVORITE = "project";
-const FAVORITE_STEP = 10000;
 
 // ───────────────────────────── helpers ─────────────────────────────
 
@@ -529,65 +529,22 @@ export async function addFavoriteProject(db: Db, access: ProjectAccess) {
   if (project.archivedAt) {
     throw badRequest("Archived projects can't be added to favorites.", undefined, "PROJECT_ARCHIVED");
   }
-  const existing = async () => {
-    const [row] = await db
-      .select()
-      .from(userFavorites)
-      .where(
-        and(
-          eq(userFavorites.userId, user.id),
-          eq(userFavorites.entityType, PROJECT_FAVORITE),
-          eq(userFavorites.entityIdentifier, project.id),
-        ),
-      )
-      .limit(1);
-    return row;
-  };
-  const before = await existing();
-  if (before) return { created: false, favorite: presentProjectFavorite(before, project) };
-
-  const [last] = await db
-    .select({ largest: max(userFavorites.sequence) })
-    .from(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.workspaceId, project.workspaceId),
-        eq(userFavorites.userId, user.id),
-        isNull(userFavorites.parentId),
-      ),
-    );
-  const sequence = last?.largest === null || last?.largest === undefined ? 65535 : last.largest + FAVORITE_STEP;
-  const [inserted] = await db
-    .insert(userFavorites)
-    .values({
-      workspaceId: project.workspaceId,
-      userId: user.id,
-      entityType: PROJECT_FAVORITE,
-      entityIdentifier: project.id,
-      projectId: project.id,
-      sequence,
-      createdById: user.id,
-      updatedById: user.id,
-    })
-    .onConflictDoNothing()
-    .returning();
-  // A concurrent request may have added it between the check and the insert.
-  const row = inserted ?? (await existing());
-  if (!row) throw new Error("favorite insert failed");
-  return { created: Boolean(inserted), favorite: presentProjectFavorite(row, project) };
+  const { created, row } = await addFavorite(db, {
+    workspaceId: project.workspaceId,
+    userId: user.id,
+    entityType: PROJECT_FAVORITE,
+    entityIdentifier: project.id,
+    projectId: project.id,
+  });
+  return { created, favorite: presentProjectFavorite(row, project) };
 }
 
 export async function removeFavoriteProject(db: DbOrTx, ws: WorkspaceAccess, projectId: string): Promise<void> {
-  const deleted = await db
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.workspaceId, ws.workspace.id),
-        eq(userFavorites.userId, ws.user.id),
-        eq(userFavorites.entityType, PROJECT_FAVORITE),
-        eq(userFavorites.entityIdentifier, projectId),
-      ),
-    )
-    .returning({ id: userFavorites.id });
-  if (deleted.length === 0) throw notFound("Favorite");
+  const removed = await removeFavorite(db, {
+    workspaceId: ws.workspace.id,
+    userId: ws.user.id,
+    entityType: PROJECT_FAVORITE,
+    entityIdentifier: projectId,
+  });
+  if (!removed) throw notFound("Favorite");
 }

@@ -3,32 +3,21 @@
  * go (view.created / view.updated / view.deleted through a real Hocuspocus provider on
  * project.{id}); a private view reaches the channel as its id, access and owner only.
  */
-import { projectChannelName } from "@tideline/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client } from "../../../test/harness.ts";
-import { eventually, type LiveServer, openTab, startLiveServer, synced, type Tab } from "../../live/test-support.ts";
-import { createFixture, type Fixture } from "../issues/test-support.ts";
+import { type LiveProject, startLiveProject } from "../../../test/live-project.ts";
+import { eventually } from "../../live/test-support.ts";
 
-let s: LiveServer;
-let f: Fixture;
-const tabs: Tab[] = [];
-
+let live: LiveProject;
 beforeAll(async () => {
-  s = await startLiveServer();
-  f = await createFixture(s);
+  live = await startLiveProject();
 });
-
-afterAll(async () => {
-  for (const t of tabs) t.destroy();
-  await s.close();
-});
+afterAll(() => live.close());
 
 describe("views over the project channel", () => {
   it("created, changed, made private and deleted by another member", async () => {
-    const tab = openTab(s.url, f.w.member);
-    tabs.push(tab);
-    const channel = tab.open(projectChannelName(f.project.id));
-    await synced(channel);
+    const { s, f } = live;
+    const channel = await live.openProjectChannel(f.w.member);
     const seen = (type: string, id: string) =>
       eventually(() => {
         const found = channel.messages.filter((m) => m.event.type === type && m.event.entity_id === id);

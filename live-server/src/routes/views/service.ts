@@ -212,21 +212,33 @@ export async function createView(
   });
 }
 
-/** Change a view the caller may edit; `change` returns the columns to set (or null for none). */
+/** One kind of change to a view (changeView). */
+type ViewChange = {
+  /** Named in the 403: "Only the view's owner or an admin can {action} it." */
+  action: string;
+  /** Publishing is for admins; every other change for the view's owner or an admin. */
+  adminOnly?: boolean;
+  /** Restoring and unpublishing also reach an archived view; every other change is 400 VIEW_ARCHIVED there. */
+  archivedToo?: boolean;
+  /** The columns to set, from the locked current row (null: nothing to change). */
+  set: (current: ViewRow) => Partial<typeof issueViews.$inferInsert> | null;
+};
+
+/** Change a view the caller may edit, with its row locked; an unchanged view is answered as it is. */
 async function changeView(
   ctx: Ctx,
   origin: EventOrigin,
   scope: ViewScope,
   viewId: string,
-  change: (current: ViewRow) => Partial<typeof issueViews.$inferInsert> | null,
-  options: { action: string; adminOnly?: boolean; archived?: boolean } = { action: "change" },
+  change: ViewChange,
 ): Promise<PresentedView> {
   return transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
-    const current = await getView(tx, scope, viewId, { lock: true, archived: options.archived });
-    if (options.adminOnly) {
-      if (scope.role < ROLE.admin) throw forbidden(`Only an admin can ${options.action} a view.`);
-    } else requireOwnerOrAdmin(scope, current, options.action);
-    const set = change(current);
+    const current = await getView(tx, scope, viewId, { lock: true });
+    if (change.adminOnly) {
+      if (scope.role < ROLE.admin) throw forbidden(`Only an admin can ${change.action} a view.`);
+    } else requireOwnerOrAdmin(scope, current, change.action);
+    if (!change.archivedToo) assertNotArchived(current);
+    const set = change.set(current);
     if (!set) return presentOne(tx, current, scope.userId);
     const [row] = await tx
       .update(issueViews)
@@ -257,12 +269,14 @@ export async function updateView(
 ): Promise<PresentedView> {
   requireMember(scope, "Guests cannot change views.");
   const columns = viewColumns(raw, displayBaseOf(scope));
-  return changeView(ctx, origin, scope, viewId, (current) => {
-    assertNotArchived(current);
-    if (current.isLocked) {
-      throw badRequest("This view is locked. Unlock it to change it.", undefined, "VIEW_LOCKED");
-    }
-    return { ...columns, ...plainFields(input) };
+  return changeView(ctx, origin, scope, viewId, {
+    action: "change",
+    set: (current) => {
+      if (current.isLocked) {
+        throw badRequest("This view is locked. Unlock it to change it.", undefined, "VIEW_LOCKED");
+      }
+      return { ...columns, ...plainFields(input) };
+    },
   });
 }
 
@@ -274,21 +288,15 @@ export async function setViewLocked(
   locked: boolean,
 ): Promise<PresentedView> {
   requireMember(scope);
-  return changeView(
-    ctx,
-    origin,
-    scope,
-    viewId,
-    (current) => {
-      assertNotArchived(current);
+  return changeView(ctx, origin, scope, viewId, {
+    action: locked ? "lock" : "unlock",
+    set: (current) => {
       if (locked && current.isLocked) {
         throw badRequest("This view is already locked.", undefined, "VIEW_ALREADY_LOCKED");
       }
-      if (current.isLocked === locked) return null;
-      return { isLocked: locked };
+      return current.isLocked === locked ? null : { isLocked: locked };
     },
-    { action: locked ? "lock" : "unlock" },
-  );
+  });
 }
 
 export async function setViewAccess(
@@ -299,42 +307,32 @@ export async function setViewAccess(
   access: 0 | 1,
 ): Promise<PresentedView> {
   requireMember(scope);
-  return changeView(
-    ctx,
-    origin,
-    scope,
-    viewId,
-    (current) => {
-      assertNotArchived(current);
-      if (current.access === access) return null;
-      return plainFields({ access });
-    },
-    { action: "change the access of" },
-  );
+  return changeView(ctx, origin, scope, viewId, {
+    action: "change the access of",
+    set: (current) => (current.access === access ? null : plainFields({ access })),
+  });
 }
 
 /** Publish: give the view a public anchor (kept if it has one). A private view can't be published. */
 export async function publishView(ctx: Ctx, origin: EventOrigin, scope: ViewScope, viewId: string) {
-  return changeView(
-    ctx,
-    origin,
-    scope,
-    viewId,
-    (current) => {
-      assertNotArchived(current);
+  return changeView(ctx, origin, scope, viewId, {
+    action: "publish",
+    adminOnly: true,
+    set: (current) => {
       if (current.access === VIEW_ACCESS.private) {
         throw badRequest("A private view cannot be published. Make it public first.", undefined, "VIEW_PRIVATE");
       }
       return current.anchor ? null : { anchor: randomToken(16) };
     },
-    { action: "publish", adminOnly: true },
-  );
+  });
 }
 
 export async function unpublishView(ctx: Ctx, origin: EventOrigin, scope: ViewScope, viewId: string) {
-  return changeView(ctx, origin, scope, viewId, (current) => (current.anchor ? { anchor: null } : null), {
+  return changeView(ctx, origin, scope, viewId, {
     action: "unpublish",
     adminOnly: true,
+    archivedToo: true,
+    set: (current) => (current.anchor ? { anchor: null } : null),
   });
 }
 
@@ -347,20 +345,14 @@ export async function setViewArchived(
   archived: boolean,
 ): Promise<PresentedView> {
   requireMember(scope);
-  return changeView(
-    ctx,
-    origin,
-    scope,
-    viewId,
-    (current) => {
-      if (archived) {
-        assertNotArchived(current);
-        return { archivedAt: new Date() };
-      }
+  return changeView(ctx, origin, scope, viewId, {
+    action: archived ? "archive" : "restore",
+    archivedToo: !archived,
+    set: (current) => {
+      if (archived) return { archivedAt: new Date() };
       return current.archivedAt ? { archivedAt: null } : null;
     },
-    { action: archived ? "archive" : "restore" },
-  );
+  });
 }
 
 export async function deleteView(ctx: Ctx, origin: EventOrigin, scope: ViewScope, viewId: string): Promise<void> {
