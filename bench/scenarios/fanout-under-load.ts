@@ -8,8 +8,9 @@
  * 3. under load: the same autocannon run and, inside it, the same PATCH schedule again.
  * The headline is the fan-out p99 from a PATCH request's start to its event at the last (Nth)
  * subscriber, idle and under load, next to the grouped list's median and p99 alone and under the
- * fan-out: on PGlite the database shares the server's event loop with every socket, so a slow
- * query delays every event.
+ * fan-out. PGlite runs in its own thread (live-server/src/db/pglite-worker.ts), so a slow query
+ * no longer blocks the sockets, but it still runs one statement at a time: a PATCH's queries
+ * wait behind the list's.
  *
  * Every client and autocannon run in the bench process (one event loop): its CPU is reported.
  */

@@ -127,8 +127,14 @@ test.describe
       await page.getByRole("button", { name: "Kanban", exact: true }).click();
       await expect(page.locator(".wi-card").filter({ hasText: "Ship the beta" })).toBeVisible();
       await page.getByRole("button", { name: "Spreadsheet", exact: true }).click();
+      // Wait for the save, so the next test (another profile, same tab settings) starts from it.
+      const cleared = page.waitForResponse(
+        (r) =>
+          r.request().method() === "PATCH" && r.url().includes("/workspace-views/profile-assigned/user-properties/"),
+      );
       await page.getByRole("button", { name: "Clear all" }).click();
       await expect(rows).toHaveCount(3);
+      expect((await cleared).ok(), "clearing the filters was saved for the tab").toBe(true);
     });
 
     test("a member's name in the members list opens their profile", async () => {

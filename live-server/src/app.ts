@@ -29,8 +29,10 @@ import { registerRoutes } from "./routes/index.ts";
 import { ensureInstance } from "./routes/instances/service.ts";
 
 export type BuildOptions = {
-  /** Use this database instead of opening the configured one (tests). */
+  /** Use this database instead of opening the configured one (tests; main.ts opens it early). */
   database?: Database;
+  /** Close `database` when the app closes (it is the caller's otherwise). */
+  closeDatabase?: boolean;
   authRateLimits?: AuthRateLimits;
   /** Serve the built client (default: when client/dist exists). */
   serveClient?: boolean;
@@ -163,7 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => {
     await jobs.stop();
     rateLimitRedis?.disconnect();
-    if (!options.database) await database.close();
+    if (!options.database || options.closeDatabase) await database.close();
   });
   return app;
 }

@@ -6,7 +6,6 @@ const startedAt = performance.now();
 // keep the compiled code on disk (the OS temp folder unless NODE_COMPILE_CACHE says where) so
 // later starts skip it. Enabled before the app's modules are imported, hence the dynamic imports.
 module.enableCompileCache?.();
-const { buildApp } = await import("./app.ts");
 const { ConfigError, loadConfig } = await import("./config.ts");
 
 let config: ReturnType<typeof loadConfig>;
@@ -20,7 +19,13 @@ try {
   throw error;
 }
 
-const app = await buildApp(config);
+// Open (and migrate) the database first: the embedded one opens in its own thread
+// (db/pglite-worker.ts), so it gets ready while this thread compiles the rest of the server.
+const { openDatabase } = await import("./db/client.ts");
+const opening = openDatabase(config);
+opening.catch(() => undefined); // awaited below; don't report it as unhandled meanwhile
+const { buildApp } = await import("./app.ts");
+const app = await buildApp(config, { database: await opening, closeDatabase: true });
 await app.listen({ port: config.port, host: config.host });
 app.log.info(
   {

@@ -48,7 +48,7 @@ export default async function setup(project: TestProject) {
   const database = await openPglite({});
   await migrateDatabase(database);
   // biome-ignore lint/suspicious/noExplicitAny: reach the PGlite client behind drizzle
-  const client = (database.db as any).$client as import("@electric-sql/pglite").PGlite;
+  const client = (database.db as any).$client as import("../src/db/pglite-worker-client.ts").PgliteWorkerClient;
   const dump = await client.dumpDataDir("none");
   const file = path.join(dir, "template.tar");
   writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -6,7 +6,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -14,6 +13,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { PgliteWorkerClient } from "./pglite-worker-client.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -30,14 +30,17 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-/** Open the embedded database in `dir` (created on first use), or an in-memory/cloned one. */
+/**
+ * Open the embedded database in `dir` (created on first use), or an in-memory/cloned one. It
+ * runs in a worker thread (db/pglite-worker.ts), so its queries never block the event loop
+ * that serves sockets and HTTP; Drizzle talks to it through the same PGlite driver.
+ */
 export async function openPglite(options: { dir?: string; loadDataDir?: Blob | File }): Promise<Database> {
   if (options.dir) mkdirSync(options.dir, { recursive: true });
-  const client = await PGlite.create({
-    dataDir: options.dir,
-    loadDataDir: options.loadDataDir,
-  });
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const client = await PgliteWorkerClient.create({ dataDir: options.dir, loadDataDir: options.loadDataDir });
+  // The driver calls only query() and transaction(), which the worker client answers as PGlite does.
+  // biome-ignore lint/suspicious/noExplicitAny: drizzle types its client as the PGlite class
+  const db = drizzlePglite({ client: client as any, schema }) as unknown as Db;
   return { db, kind: "pglite", close: () => client.close() };
 }
 

@@ -1,0 +1,126 @@
+/**
+ * The embedded database in its worker thread, through the same Drizzle driver the server uses:
+ * transactions commit and roll back as PGlite's own, queries outside a transaction wait for
+ * it, Postgres errors keep their SQLSTATE and constraint, values survive the thread boundary,
+ * and the event loop stays free while a long query runs.
+ */
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openPglite, queryRows } from "./client.ts";
+import { uniqueViolation } from "./errors.ts";
+import type { PgliteWorkerClient } from "./pglite-worker-client.ts";
+
+let database: Database;
+
+beforeAll(async () => {
+  database = await openPglite({});
+  await database.db.execute(sql`create table notes (id int primary key, body text not null, at timestamptz)`);
+  await database.db.execute(sql`create unique index notes_body on notes (body)`);
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+const count = async () =>
+  Number((await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from notes`))[0]?.n);
+
+describe("the embedded database in a worker thread", () => {
+  it("commits a transaction that returns, and answers its value", async () => {
+    const value = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes values (1, 'one', now())`);
+      return "done";
+    });
+    expect(value).toBe("done");
+    expect(await count()).toBe(1);
+  });
+
+  it("rolls back a transaction that throws, and rethrows its error", async () => {
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into notes values (2, 'two', now())`);
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(await count()).toBe(1);
+  });
+
+  it("rolls back a savepoint alone (nested transactions)", async () => {
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes values (3, 'three', now())`);
+      await expect(
+        tx.transaction(async (inner) => {
+          await inner.execute(sql`insert into notes values (4, 'four', now())`);
+          throw new Error("inner only");
+        }),
+      ).rejects.toThrow("inner only");
+    });
+    const ids = await queryRows<{ id: number }>(database.db, sql`select id from notes order by id`);
+    expect(ids.map((row) => row.id)).toEqual([1, 3]);
+    await database.db.execute(sql`delete from notes where id = 3`);
+  });
+
+  it("keeps Postgres' error fields: a unique violation names its constraint", async () => {
+    const error = await database.db.execute(sql`insert into notes values (5, 'one', now())`).catch((e: unknown) => e);
+    expect(uniqueViolation(error)).toBe("notes_body");
+    expect(await count()).toBe(1);
+  });
+
+  it("makes queries outside a transaction wait until it ends", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const writer = database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes values (6, 'six', now())`);
+      await held;
+    });
+    // Give the transaction time to begin, then read outside it: the read must see the commit.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const reading = count();
+    release();
+    await writer;
+    expect(await reading).toBe(2);
+  });
+
+  it("returns dates as Drizzle's driver expects (text for timestamptz) and bytes as bytes", async () => {
+    const [row] = await queryRows<{ at: unknown; bytes: unknown; doc: unknown }>(
+      database.db,
+      sql`select at, '\\x0102ff'::bytea as bytes, '{"a":[1,2]}'::jsonb as doc from notes where id = 1`,
+    );
+    expect(row?.bytes).toEqual(new Uint8Array([1, 2, 255]));
+    expect(row?.doc).toEqual({ a: [1, 2] });
+    expect(row?.at).toBeTruthy();
+  });
+
+  it("leaves the event loop free while a long query runs", async () => {
+    let fired = false;
+    setTimeout(() => {
+      fired = true;
+    }, 0);
+    await database.db.execute(sql`select count(*) from generate_series(1, 3000000)`);
+    // On the main thread the query's work would have run before any timer, and its answer's
+    // continuation before the timers' phase; here the timer fired while the worker counted.
+    expect(fired).toBe(true);
+  });
+
+  it("dumps its data folder, which opens as a copy", async () => {
+    const client = (database.db as unknown as { $client: PgliteWorkerClient }).$client;
+    const dump = await client.dumpDataDir("none");
+    const copy = await openPglite({ loadDataDir: dump });
+    try {
+      const rows = await queryRows<{ body: string }>(copy.db, sql`select body from notes order by id`);
+      expect(rows.map((row) => row.body)).toEqual(["one", "six"]);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it("refuses calls after close with a clear error", async () => {
+    const other = await openPglite({});
+    await other.close();
+    const error = await other.db.execute(sql`select 1`).catch((e: unknown) => e);
+    // Drizzle names the failed query and keeps the driver's error as the cause.
+    expect((error as { cause?: Error }).cause?.message).toBe("The embedded database is closed.");
+  });
+});
