@@ -1,11 +1,13 @@
 /**
- * Offline (issue 12): member A opens the board, loses the network, reloads — the app shell comes
+ * Local first (issue 12): a second visit paints member A's board from the local copy and the kept
+ * start-up answers while every API call is still unanswered, then catches up with what member B
+ * changed meanwhile. Offline: member A opens the board, loses the network, reloads — the app shell comes
  * from the service worker and the board from the local copy — moves a card and renames an item
  * while offline (each marked "waiting to sync", a chip counts them, the server has neither), and
  * comes back online: both changes reach the server once, in order, and show in member B's browser;
  * B's change made while A was offline shows on A's board after the reconnection.
  */
-import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { type Browser, type BrowserContext, expect, type Page, type Route, test } from "@playwright/test";
 import { WorkItemPage } from "./pages/work-item-page.ts";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
 import { dropLiveSockets, trackLiveSockets } from "./support/live-socket.ts";
@@ -16,6 +18,30 @@ import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 const alice = { email: "alice@offline.test", password: "Quiet-harbour-ferry-31", first: "Alice", last: "Away" };
 const bob = { email: "bob@offline.test", password: "Copper-meadow-kite-64", first: "Bob", last: "Online" };
 const LIVE = { timeout: 15_000 };
+
+/** Whether the page's local database (lib/local-db) holds a complete copy of the project. */
+function localCopyComplete(page: Page, projectId: string): Promise<boolean> {
+  return page.evaluate(async (id) => {
+    const name = (await indexedDB.databases()).find((db) => db.name?.startsWith("tideline:local:"))?.name;
+    if (!name) return false;
+    return new Promise<boolean>((resolve) => {
+      const opening = indexedDB.open(name);
+      opening.onerror = () => resolve(false);
+      opening.onsuccess = () => {
+        const db = opening.result;
+        const read = db.transaction("options").objectStore("options").get(`sync:${id}`);
+        read.onsuccess = () => {
+          resolve(Boolean((read.result as { value?: { complete?: boolean } } | undefined)?.value?.complete));
+          db.close();
+        };
+        read.onerror = () => {
+          resolve(false);
+          db.close();
+        };
+      };
+    });
+  }, projectId);
+}
 
 test.describe
   .serial("offline", () => {
@@ -64,6 +90,39 @@ test.describe
     test.afterAll(async () => {
       await contextA?.close();
       await contextB?.close();
+    });
+
+    test("a second visit paints the board before any API answer, then catches up", async () => {
+      await boardA.open(f.slug, f.projectId);
+      await boardA.useLayout("Kanban");
+      await expect(boardA.card("Move me offline")).toBeVisible();
+      // The local copy is complete once the first sync's last page is stored.
+      await expect.poll(() => localCopyComplete(pageA, f.projectId), LIVE).toBe(true);
+
+      // Every API call of the reload is held: the board must come from the kept start-up answers
+      // and the local database alone.
+      const held: Route[] = [];
+      let holding = true;
+      await pageA.route("**/api/**", (route) => (holding ? held.push(route) : route.continue()));
+      await apiB.createWorkItem(f, { name: "Made while A was loading", state_id: stateId("backlog") });
+      // The project is renamed meanwhile: A's kept answer still has the old name.
+      await apiA.patch(apiA.projectUrl(f, ""), { name: "Offline Board Renamed" });
+      await pageA.reload();
+      await expect(boardA.card("Move me offline")).toBeVisible(LIVE);
+      await expect(boardA.card("Rename me offline")).toBeVisible();
+      // Painted while "who am I", the project and its items were all still unanswered.
+      const heldPaths = held.map((route) => new URL(route.request().url()).pathname);
+      expect(heldPaths).toContain("/api/users/me/");
+      expect(heldPaths).toContain(`/api/workspaces/${f.slug}/projects/${f.projectId}/`);
+
+      // The answers come: the board catches up with what changed meanwhile (through the delta
+      // call or the live channel's catch-up, whichever answers first).
+      holding = false;
+      for (const route of held) await route.continue();
+      await pageA.unroute("**/api/**");
+      await expect(boardA.card("Made while A was loading")).toBeVisible(LIVE);
+      // The stale start corrects itself: the server's project answer differed and was read again.
+      await expect(pageA.getByText("Offline Board Renamed").first()).toBeVisible(LIVE);
     });
 
     test("the board opens without network after a reload", async () => {

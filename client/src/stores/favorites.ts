@@ -3,6 +3,7 @@
  * in the sidebar and on the project's star, and is undone if the server refuses.
  */
 import { api } from "../lib/api";
+import { onKeptAnswerChanged } from "../lib/offline/last-answers";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { markFavorite, type Project } from "./projects";
@@ -29,6 +30,11 @@ export async function fetchFavoriteProjects(slug: string): Promise<FavoriteProje
   favorites.bySlug[slug] = list;
   return list;
 }
+
+// Started from the kept list and the server's differs: read it again.
+onKeptAnswerChanged(/^\/api\/workspaces\/[^/]+\/user-favorite-projects\/$/, (pathname) => {
+  void fetchFavoriteProjects(pathname.split("/")[3] ?? "").catch(() => undefined);
+});
 
 export async function addFavoriteProject(slug: string, project: Project): Promise<boolean> {
   const placeholder: FavoriteProject = {

@@ -5,6 +5,7 @@
  */
 import { toast } from "sonner";
 import { api } from "../lib/api";
+import { onKeptAnswerChanged } from "../lib/offline/last-answers";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import type { LogoProps } from "./workspaces";
@@ -122,6 +123,16 @@ export async function fetchProject(slug: string, id: string): Promise<ProjectDet
   delete projects.missing[id];
   return detail;
 }
+
+// Started from kept answers and the server's differ: read the list or the project again (a
+// project gone or left is then marked missing, and its screens say so).
+onKeptAnswerChanged(/^\/api\/workspaces\/[^/]+\/projects\/$/, (pathname) => {
+  void fetchProjects(pathname.split("/")[3] ?? "").catch(() => undefined);
+});
+onKeptAnswerChanged(/^\/api\/workspaces\/[^/]+\/projects\/[^/]+\/$/, (pathname) => {
+  const [, , , slug = "", , id = ""] = pathname.split("/");
+  void fetchProject(slug, id).catch(() => undefined);
+});
 
 /** Is this identifier free in the workspace? (The server sanitises the name it is given.) */
 export async function isIdentifierAvailable(slug: string, identifier: string): Promise<boolean> {

@@ -5,6 +5,7 @@
  */
 import { api } from "../lib/api";
 import { outbox } from "../lib/offline/app-outbox";
+import { onKeptAnswerChanged } from "../lib/offline/last-answers";
 import { defineStore, resetAllStores } from "../lib/store";
 
 export type InstanceInfo = {
@@ -78,6 +79,10 @@ export async function loadSession(): Promise<void> {
     session.loaded = true;
   }
 }
+
+// Started from kept answers (lib/offline/last-answers.ts) and the server says otherwise (another
+// name, or the session ended): read who we are again, from the server.
+onKeptAnswerChanged(/^\/api\/(instances|users\/me|users\/me\/profile)\/$/, () => void loadSession());
 
 export function routeState(s: typeof session): RouteState {
   if (!s.loaded) return "loading";

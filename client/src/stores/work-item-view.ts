@@ -21,6 +21,7 @@ import {
 } from "@tideline/shared";
 import { toast } from "sonner";
 import { api, errorMessage, HTTPError } from "../lib/api";
+import { onKeptAnswerChanged } from "../lib/offline/last-answers";
 import { defineStore } from "../lib/store";
 
 /** Stored filters: a list of strings per key (dates in their query form, e.g. "2_weeks;after;fromnow"). */
@@ -170,6 +171,14 @@ export function loadWorkItemView(slug: string, viewKey: string): Promise<void> {
   inflight.set(viewKey, promise);
   return promise;
 }
+
+// A board that started from its kept settings (lib/offline/last-answers.ts) whose server copy
+// differs: read them again (a change made meanwhile still wins, as in any load).
+onKeptAnswerChanged(/^\/api\/workspaces\/[^/]+\/projects\/[^/]+\/(epics-)?user-properties\/$/, (pathname) => {
+  const [, , , slug = "", , projectId = "", call = ""] = pathname.split("/");
+  const viewKey = call === "epics-user-properties" ? `${projectId}/${EPICS_KEY}` : projectId;
+  if (workItemView.byKey[viewKey]) loadWorkItemView(slug, viewKey).catch(() => undefined);
+});
 
 // ───────────── debounced saving ─────────────
 

@@ -3,6 +3,7 @@
  * caller's role, which drives what the shell and settings show).
  */
 import { api } from "../lib/api";
+import { onKeptAnswerChanged } from "../lib/offline/last-answers";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { session } from "./session";
@@ -69,6 +70,13 @@ export async function fetchWorkspace(slug: string): Promise<Workspace | null> {
   delete workspaces.missing[slug];
   return ws;
 }
+
+// Started from kept answers and the server's differ (renamed, left, removed): read them again.
+onKeptAnswerChanged(/^\/api\/users\/me\/workspaces\/$/, () => void fetchMyWorkspaces().catch(() => undefined));
+onKeptAnswerChanged(/^\/api\/workspaces\/[^/]+\/$/, (pathname) => {
+  const slug = pathname.split("/")[3] ?? "";
+  void fetchWorkspace(slug).catch(() => undefined);
+});
 
 /** True when the slug is well formed, not reserved and not used. */
 export async function checkWorkspaceSlug(slug: string): Promise<boolean> {

@@ -86,3 +86,76 @@ describe("last answers of the start-up reads", () => {
     await expect(read("/api/instances/")).rejects.toThrow(TypeError);
   });
 });
+
+describe("starting from the kept answers", () => {
+  /** A fresh copy of the module (its start window and answered keys), over the same IndexedDB. */
+  async function freshModule() {
+    vi.resetModules();
+    return import("./last-answers");
+  }
+
+  async function readWith(module: Awaited<ReturnType<typeof freshModule>>, path: string) {
+    const response = await module.fetchWithLastAnswers(new Request(`${ORIGIN}${path}`));
+    return { body: await response.json(), kept: response.headers.get("x-tideline-kept") === "1" };
+  }
+
+  it("answers the kept copy at once, asks the server behind it, and says when it differs", async () => {
+    const path = "/api/workspaces/acme/projects/p9/";
+    answers[path] = { status: 200, body: { id: "p9", name: "Apollo" } };
+    await read(path);
+    await settle();
+
+    const module = await freshModule();
+    const changed: string[] = [];
+    module.onKeptAnswerChanged(/\/projects\/[^/]+\/$/, (pathname) => changed.push(pathname));
+    answers[path] = { status: 200, body: { id: "p9", name: "Artemis" } };
+    expect(await readWith(module, path)).toEqual({ body: { id: "p9", name: "Apollo" }, kept: true });
+    await settle();
+    expect(changed).toEqual([path]);
+    // Read again (as the store does when told): the server answers now, and the copy is new.
+    expect(await readWith(module, path)).toEqual({ body: { id: "p9", name: "Artemis" }, kept: false });
+    network = "down";
+    expect(await read(path)).toMatchObject({ body: { name: "Artemis" }, offline: true });
+  });
+
+  it("says nothing when the server agrees", async () => {
+    const path = "/api/users/me/workspaces/";
+    answers[path] = { status: 200, body: [{ slug: "acme" }] };
+    await read(path);
+    await settle();
+    const module = await freshModule();
+    const changed: string[] = [];
+    module.onKeptAnswerChanged(/.*/, (pathname) => changed.push(pathname));
+    expect((await readWith(module, path)).kept).toBe(true);
+    await settle();
+    expect(changed).toEqual([]);
+  });
+
+  it("a session that ended behind a kept answer forgets every kept answer and says so", async () => {
+    answers["/api/instances/"] = { status: 200, body: { instance: {} } };
+    answers["/api/users/me/"] = { status: 200, body: { id: "u1" } };
+    await read("/api/instances/");
+    await read("/api/users/me/");
+    await settle();
+    const module = await freshModule();
+    const changed: string[] = [];
+    module.onKeptAnswerChanged(/^\/api\/users\/me\/$/, (pathname) => changed.push(pathname));
+    answers["/api/users/me/"] = { status: 401, body: { error: "Authentication required" } };
+    expect((await readWith(module, "/api/users/me/")).kept).toBe(true);
+    await settle();
+    expect(changed).toEqual(["/api/users/me/"]);
+    network = "down";
+    await expect(read("/api/instances/")).rejects.toThrow(TypeError);
+  });
+
+  it("once the start is over, reads ask the server first", async () => {
+    const path = "/api/workspaces/acme/";
+    answers[path] = { status: 200, body: { slug: "acme", name: "Acme" } };
+    await read(path);
+    await settle();
+    const module = await freshModule();
+    module.closeStartWindow();
+    answers[path] = { status: 200, body: { slug: "acme", name: "Acme Inc." } };
+    expect(await readWith(module, path)).toEqual({ body: { slug: "acme", name: "Acme Inc." }, kept: false });
+  });
+});

@@ -7,6 +7,14 @@
  * paths below, only 2xx answers.
  * The service worker never keeps API answers; this is the app's own, one user's, deleted at
  * sign-out (the "tideline:" databases sweep in stores/session.ts).
+ *
+ * At start the kept answers also make the app open at once: while the start window is open
+ * (until the first board has painted, or a few seconds), the first read of each kept path in
+ * this page answers its kept copy at once and asks the server behind it. When the server's
+ * answer differs — or refuses: the session ended, the membership is gone — the stores that
+ * read that path are told (onKeptAnswerChanged) and read it again from the server, which now
+ * answers every later read of it. So a board paints from the local copy before any network
+ * answer, and a stale start corrects itself within one round trip.
  */
 import { type IDBPDatabase, openDB } from "idb";
 
@@ -66,15 +74,84 @@ async function lastAnswer(key: string): Promise<Answer | undefined> {
   return db.get("answers", key);
 }
 
+async function forget(key: string): Promise<void> {
+  const db = await database();
+  await db.delete("answers", key);
+}
+
+// ───────────── starting from the kept answers ─────────────
+
+/** Past this, a page that painted no board reads from the server as usual. */
+const START_WINDOW_MS = 5_000;
+let startWindowOpen = true;
+const startWindowTimer = typeof window === "undefined" ? null : setTimeout(closeStartWindow, START_WINDOW_MS);
+
+/** The start is over (the first board painted): from now on every read goes to the server first. */
+export function closeStartWindow(): void {
+  startWindowOpen = false;
+  if (startWindowTimer) clearTimeout(startWindowTimer);
+}
+
+/** Keys answered from their kept copy in this page: each only once, later reads ask the server. */
+const answeredFromKept = new Set<string>();
+
+type ChangeListener = { pattern: RegExp; reread: (pathname: string) => void };
+const changeListeners = new Set<ChangeListener>();
+
+/**
+ * Read again, from the server, what a store read from a kept answer at start when the server's
+ * own answer turned out different (or a refusal). `pattern` matches the pathname.
+ */
+export function onKeptAnswerChanged(pattern: RegExp, reread: (pathname: string) => void): () => void {
+  const listener = { pattern, reread };
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
+}
+
+function announceChange(pathname: string): void {
+  for (const listener of changeListeners) if (listener.pattern.test(pathname)) listener.reread(pathname);
+}
+
+/** Ask the server behind a kept answer already given; keep and announce what changed. */
+async function revalidate(request: Request, key: string, pathname: string, kept: Answer): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(request);
+  } catch {
+    return; // Offline: the kept answer stands, as it would have anyway.
+  }
+  if (response.ok) {
+    const body = await response.text();
+    if (body === kept.body) return;
+    const db = await database();
+    await db.put("answers", { body, type: response.headers.get("content-type") ?? kept.type }, key);
+  } else if (response.status === 401) {
+    await forgetAll();
+  } else {
+    // Refused (the membership or the project is gone) or failing: don't start from it again.
+    await forget(key);
+  }
+  announceChange(pathname);
+}
+
 /**
  * ky's fetch: the kept reads are remembered when answered and given back when the network fails
- * (marked with `x-tideline-offline: 1`); every other request is plain fetch.
+ * (marked with `x-tideline-offline: 1`) or, at start, at once with the server asked behind them
+ * (marked `x-tideline-kept: 1`); every other request is plain fetch.
  */
 export async function fetchWithLastAnswers(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = input instanceof Request ? input : new Request(input, init);
   const url = new URL(request.url, typeof location === "undefined" ? undefined : location.href);
   if (typeof indexedDB === "undefined" || !isKeptRead(url.pathname)) return fetch(input, init);
   const key = url.pathname + url.search;
+  if (request.method === "GET" && startWindowOpen && !answeredFromKept.has(key)) {
+    answeredFromKept.add(key);
+    const kept = await lastAnswer(key).catch(() => undefined);
+    if (kept) {
+      void revalidate(request.clone(), key, url.pathname, kept);
+      return new Response(kept.body, { status: 200, headers: { "content-type": kept.type, "x-tideline-kept": "1" } });
+    }
+  }
   if (request.method === "PATCH") {
     // A change's answer is the object as a read would now give it (the board's layout, the
     // profile): kept, so a reload offline shows the change, not the read before it.

@@ -12,6 +12,7 @@ import {
   parseIssueFilters,
 } from "@tideline/shared";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { closeStartWindow } from "../../lib/offline/last-answers";
 import type { StoredFilters } from "../../stores/work-item-view";
 import { getWorkItem, type WorkItem, type WorkItemListPage } from "../../stores/work-items";
 import { type BoardLayout, type BoardShown, boardLayoutOf, filteredNow } from "./board-parts";
@@ -202,6 +203,8 @@ export function useBoardData({
       painted.current = true;
       lastFilterKey.current = filterKey;
       after("tideline:board:painted");
+      // The start is over: later reads of the start-up calls ask the server first.
+      closeStartWindow();
     } else if (lastFilterKey.current !== filterKey) {
       lastFilterKey.current = filterKey;
       after("tideline:filter:painted");
