@@ -13,6 +13,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite";
+import { currentPriority, type WorkPriority } from "./priority.ts";
 
 /** 'none' | 'gzip' | 'auto' (PGlite does not export the type's name). */
 type DumpTarCompressionOptions = Parameters<PGlite["dumpDataDir"]>[0];
@@ -28,8 +29,10 @@ export type WorkerRequest =
       params?: unknown[];
       rowMode?: "array" | "object";
       rawTypes?: number[];
+      /** Outside a transaction: whether it may wait for interactive work (db/priority.ts). */
+      priority?: WorkPriority;
     }
-  | { id: number; op: "begin"; tx: number }
+  | { id: number; op: "begin"; tx: number; priority?: WorkPriority }
   | { id: number; op: "end"; tx: number; commit: boolean }
   | { id: number; op: "dump"; compression?: DumpTarCompressionOptions }
   | { id: number; op: "close" };
@@ -108,7 +111,13 @@ export class PgliteWorkerClient {
   }
 
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    return this.#call({ op: "query", sql, params, ...portableOptions(options) }) as Promise<Results<T>>;
+    return this.#call({
+      op: "query",
+      sql,
+      params,
+      priority: currentPriority(),
+      ...portableOptions(options),
+    }) as Promise<Results<T>>;
   }
 
   /**
@@ -117,7 +126,7 @@ export class PgliteWorkerClient {
    */
   async transaction<T>(fn: (tx: WorkerTransaction) => Promise<T>): Promise<T> {
     const tx = this.#nextTx++;
-    await this.#call({ op: "begin", tx });
+    await this.#call({ op: "begin", tx, priority: currentPriority() });
     const handle: WorkerTransaction = {
       query: <R>(sql: string, params?: unknown[], options?: QueryOptions) =>
         this.#call({ op: "query", tx, sql, params, ...portableOptions(options) }) as Promise<Results<R>>,

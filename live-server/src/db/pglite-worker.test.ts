@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openPglite, queryRows } from "./client.ts";
 import { uniqueViolation } from "./errors.ts";
 import type { PgliteWorkerClient } from "./pglite-worker-client.ts";
+import { asBulkRead } from "./priority.ts";
 
 let database: Database;
 
@@ -102,6 +103,40 @@ describe("the embedded database in a worker thread", () => {
     // On the main thread the query's work would have run before any timer, and its answer's
     // continuation before the timers' phase; here the timer fired while the worker counted.
     expect(fired).toBe(true);
+  });
+
+  it("runs interactive statements before queued bulk reads", async () => {
+    const finished: string[] = [];
+    const slow = sql`select count(*) from generate_series(1, 1500000)`;
+    const bulkReads = [1, 2, 3, 4].map((n) =>
+      asBulkRead(async () => {
+        await database.db.execute(slow);
+        finished.push(`bulk ${n}`);
+      }),
+    );
+    // Sent after all four lists: a click's statement and its transaction.
+    const click = (async () => {
+      await database.db.execute(sql`select 1`);
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`update notes set body = body where id = 1`);
+      });
+      finished.push("click");
+    })();
+    await Promise.all([...bulkReads, click]);
+    // At most the list already running (and the one the grace period let through) went first.
+    expect(finished.indexOf("click")).toBeLessThanOrEqual(2);
+    expect(finished.filter((name) => name.startsWith("bulk"))).toHaveLength(4);
+  });
+
+  it("identical bulk reads asked while one waits share its run; interactive ones never do", async () => {
+    await database.db.execute(sql`create sequence ticket`);
+    const busy = asBulkRead(() => database.db.execute(sql`select count(*) from generate_series(1, 1500000)`));
+    const ticket = () => queryRows<{ n: number }>(database.db, sql`select nextval('ticket')::int as n`);
+    const [a, b] = await Promise.all([asBulkRead(ticket), asBulkRead(ticket)]);
+    const [c, d] = await Promise.all([ticket(), ticket()]);
+    await busy;
+    expect(a[0]?.n).toBe(b[0]?.n);
+    expect(c[0]?.n).not.toBe(d[0]?.n);
   });
 
   it("dumps its data folder, which opens as a copy", async () => {

@@ -9,13 +9,18 @@
  * `begin` / `end` of an interactive transaction, `dump` (the data folder as a tarball, for
  * test templates) and `close`. A transaction runs inside PGlite's own `transaction()`, so the
  * semantics are PGlite's: queries outside it wait until it ends.
+ *
+ * The schedule: statements outside a transaction, and whole transactions, run one at a time,
+ * interactive work before bulk reads (db/priority.ts), a bulk read never waiting more than
+ * 200 ms.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
 import type { WorkerReply, WorkerRequest, WorkerStart } from "./pglite-worker-client.ts";
+import type { WorkPriority } from "./priority.ts";
 
+if (!parentPort) throw new Error("pglite-worker.ts runs as a worker thread");
 const port = parentPort;
-if (!port) throw new Error("pglite-worker.ts runs as a worker thread");
 
 const start = workerData as WorkerStart;
 const opening = PGlite.create({
@@ -55,72 +60,207 @@ function serializeError(error: unknown): Record<string, unknown> {
   return data;
 }
 
-async function begin(id: number): Promise<void> {
-  const client = await opening;
-  let begun!: () => void;
-  const started = new Promise<void>((resolve) => {
-    begun = resolve;
-  });
+/**
+ * Begin a transaction: answers once it has begun; the returned promise (its place in the
+ * schedule) settles when it has ended, since nothing else can run meanwhile.
+ */
+function begin(id: number, begun: () => void, failed: (error: unknown) => void): Promise<void> {
   let finish!: (commit: boolean) => void;
   const decision = new Promise<boolean>((resolve) => {
     finish = resolve;
   });
-  const done = client
-    .transaction(async (tx) => {
-      transactions.set(id, { tx, finish, done });
-      begun();
-      if (!(await decision)) throw ROLLBACK;
-    })
+  let started = false;
+  const done: Promise<void> = opening
+    .then((client) =>
+      client.transaction(async (tx) => {
+        transactions.set(id, { tx, finish, done });
+        started = true;
+        begun();
+        if (!(await decision)) throw ROLLBACK;
+      }),
+    )
     .catch((error: unknown) => {
-      if (error !== ROLLBACK) throw error;
+      if (error === ROLLBACK) return;
+      // BEGIN itself failed (a closed database): say so instead of leaving the caller waiting.
+      if (!started) failed(error);
+      else throw error;
     })
     .finally(() => transactions.delete(id));
-  // BEGIN itself can fail (a closed database): answer that instead of waiting forever.
-  await Promise.race([started, done]);
+  return done.catch(() => undefined);
 }
 
-async function handle(request: WorkerRequest): Promise<unknown> {
+// ───────────── the schedule: one statement (or transaction) at a time ─────────────
+
+/** Statements outside a transaction, and whole transactions, wait here for the database. */
+type Job = { priority: WorkPriority; queuedAt: number; run: () => Promise<void> };
+const interactive: Job[] = [];
+const bulk: Job[] = [];
+let busy = false;
+let lastInteractiveEnd = Number.NEGATIVE_INFINITY;
+let graceTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * After interactive work, bulk waits this long for that request's next statement (its next
+ * access check, its transaction), so a click's statements run back to back instead of each
+ * waiting behind a list.
+ */
+const INTERACTIVE_GRACE_MS = 2;
+/** A bulk read waits at most this long behind interactive work (never starved). */
+const BULK_MAX_WAIT_MS = 200;
+
+function enqueue(job: Job): void {
+  (job.priority === "bulk" ? bulk : interactive).push(job);
+  pump();
+}
+
+function pump(): void {
+  if (busy) return;
+  const now = performance.now();
+  const oldestBulk = bulk[0];
+  let job: Job | undefined;
+  if (oldestBulk && now - oldestBulk.queuedAt >= BULK_MAX_WAIT_MS) job = bulk.shift();
+  else if (interactive.length) job = interactive.shift();
+  else if (oldestBulk) {
+    const wait = lastInteractiveEnd + INTERACTIVE_GRACE_MS - now;
+    if (wait > 0) {
+      if (graceTimer === null) {
+        graceTimer = setTimeout(() => {
+          graceTimer = null;
+          pump();
+        }, wait);
+      }
+      return;
+    }
+    job = bulk.shift();
+  }
+  if (!job) return;
+  busy = true;
+  const priority = job.priority;
+  job.run().finally(() => {
+    busy = false;
+    if (priority === "interactive") lastInteractiveEnd = performance.now();
+    pump();
+  });
+}
+
+/**
+ * Bulk reads waiting to start, by statement: an identical one (same text, values and options)
+ * asked while another still waits joins it and gets the same rows. Safe because the shared run
+ * starts after every joiner asked, so each sees everything committed before it asked (its own
+ * writes included); a statement already running is never joined. When a change reaches every
+ * open board at once, their identical reloads cost one run.
+ */
+const waitingBulkReads = new Map<string, WorkerRequest[]>();
+
+function queueBulkRead(request: Extract<WorkerRequest, { op: "query" }>, options: QueryOptions): void {
+  let key: string;
+  try {
+    key = `${request.rowMode ?? ""}|${request.rawTypes?.join(",") ?? ""}|${request.sql}|${JSON.stringify(request.params ?? [])}`;
+  } catch {
+    // Values JSON can't write (a bigint): run it on its own.
+    key = `unshared:${request.id}`;
+  }
+  const joined = waitingBulkReads.get(key);
+  if (joined) {
+    joined.push(request);
+    return;
+  }
+  const askers = [request];
+  waitingBulkReads.set(key, askers);
+  enqueue({
+    priority: "bulk",
+    queuedAt: performance.now(),
+    run: async () => {
+      waitingBulkReads.delete(key);
+      try {
+        const result = await (await opening).query(request.sql, request.params, options);
+        for (const asker of askers) reply(asker, result);
+      } catch (error) {
+        for (const asker of askers) replyError(asker, error);
+      }
+    },
+  });
+}
+
+function reply(request: WorkerRequest, value: unknown): void {
+  const answer: WorkerReply = { id: request.id, ok: true, value };
+  port.postMessage(answer, value instanceof ArrayBuffer ? [value] : []);
+}
+
+function replyError(request: WorkerRequest, error: unknown): void {
+  const answer: WorkerReply = { id: request.id, ok: false, error: serializeError(error) };
+  port.postMessage(answer);
+}
+
+function settle(request: WorkerRequest, work: Promise<unknown>): Promise<void> {
+  return work.then(
+    (value) => reply(request, value),
+    (error: unknown) => replyError(request, error),
+  );
+}
+
+port.on("message", (request: WorkerRequest) => {
   switch (request.op) {
     case "query": {
       const options = queryOptions(request.rowMode, request.rawTypes);
       if (request.tx !== undefined) {
+        // Inside a transaction, which holds the database: run at once.
         const open = transactions.get(request.tx);
-        if (!open) throw new Error("The transaction has already ended.");
-        return open.tx.query(request.sql, request.params, options);
+        if (!open) replyError(request, new Error("The transaction has already ended."));
+        else void settle(request, open.tx.query(request.sql, request.params, options));
+        return;
       }
-      return (await opening).query(request.sql, request.params, options);
+      const priority = request.priority ?? "interactive";
+      if (priority === "bulk") {
+        queueBulkRead(request, options);
+        return;
+      }
+      enqueue({
+        priority,
+        queuedAt: performance.now(),
+        run: () =>
+          settle(
+            request,
+            opening.then((client) => client.query(request.sql, request.params, options)),
+          ),
+      });
+      return;
     }
     case "begin":
-      return begin(request.tx);
+      enqueue({
+        priority: request.priority ?? "interactive",
+        queuedAt: performance.now(),
+        run: () =>
+          begin(
+            request.tx,
+            () => reply(request, undefined),
+            (error) => replyError(request, error),
+          ),
+      });
+      return;
     case "end": {
       const open = transactions.get(request.tx);
-      if (!open) return undefined;
+      if (!open) {
+        reply(request, undefined);
+        return;
+      }
       open.finish(request.commit);
-      return open.done;
+      void settle(request, open.done);
+      return;
     }
-    case "dump": {
-      const file = await (await opening).dumpDataDir(request.compression);
-      return file.arrayBuffer();
-    }
-    case "close": {
-      const client = await opening;
-      if (!client.closed) await client.close();
-      return undefined;
-    }
+    case "dump":
+      void settle(
+        request,
+        opening.then((client) => client.dumpDataDir(request.compression)).then((file) => file.arrayBuffer()),
+      );
+      return;
+    case "close":
+      void settle(
+        request,
+        opening.then((client) => (client.closed ? undefined : client.close())),
+      );
+      return;
   }
-}
-
-port.on("message", (request: WorkerRequest) => {
-  handle(request).then(
-    (value) => {
-      const reply: WorkerReply = { id: request.id, ok: true, value };
-      port.postMessage(reply, value instanceof ArrayBuffer ? [value] : []);
-    },
-    (error: unknown) => {
-      const reply: WorkerReply = { id: request.id, ok: false, error: serializeError(error) };
-      port.postMessage(reply);
-    },
-  );
 });
 
 // Tell the main thread whether the database opened, so start-up fails with PGlite's own reason.

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { queryRows } from "../../db/client.ts";
+import { asBulkRead } from "../../db/priority.ts";
 import { badRequest } from "../../http/errors.ts";
 import { projectAccess } from "../../policies/access.ts";
 import {
@@ -63,25 +64,28 @@ export async function issueListRoutes(app: FastifyInstance): Promise<void> {
         conditions.push(sql`i.updated_at > ${new Date(since).toISOString()}::timestamptz`);
       }
       if (cursor) conditions.push(sql`(i.updated_at, i.id) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)`);
-      const rows = await queryRows<{ id: string; key: string }>(
-        db,
-        sql`select i.id::text as id,
-                   to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || i.id::text as key
-            from issues i where ${sql.join(conditions, sql` and `)}
-            order by i.updated_at, i.id limit ${limit + 1}`,
-      );
-      const page = rows.slice(0, limit);
-      const more = rows.length > limit;
-      const results = await loadIssues(db, {
-        ids: page.map((r) => r.id),
-        includeDescription: singleQueryValue(q.description) === "true",
+      // A page of up to 1,000 items for the local copy: a bulk read (db/priority.ts).
+      return asBulkRead(async () => {
+        const rows = await queryRows<{ id: string; key: string }>(
+          db,
+          sql`select i.id::text as id,
+                     to_char(i.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || i.id::text as key
+              from issues i where ${sql.join(conditions, sql` and `)}
+              order by i.updated_at, i.id limit ${limit + 1}`,
+        );
+        const page = rows.slice(0, limit);
+        const more = rows.length > limit;
+        const results = await loadIssues(db, {
+          ids: page.map((r) => r.id),
+          includeDescription: singleQueryValue(q.description) === "true",
+        });
+        return {
+          results,
+          count: results.length,
+          next_cursor: more ? (page[page.length - 1]?.key ?? null) : null,
+          next_page_results: more,
+        };
       });
-      return {
-        results,
-        count: results.length,
-        next_cursor: more ? (page[page.length - 1]?.key ?? null) : null,
-        next_page_results: more,
-      };
     });
   }
 

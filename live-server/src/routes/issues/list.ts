@@ -22,6 +22,7 @@ import {
 } from "@tideline/shared";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, queryRows } from "../../db/client.ts";
+import { asBulkRead } from "../../db/priority.ts";
 import { badRequest } from "../../http/errors.ts";
 import { loadIssues, type PresentedIssue } from "./query.ts";
 
@@ -316,7 +317,15 @@ function orderKeys(found: Iterable<string>, known: string[]): string[] {
   return [...head, ...rest, ...(all.has(NONE_GROUP) ? [NONE_GROUP] : [])];
 }
 
-export async function listIssuePage(db: DbOrTx, query: ListQuery): Promise<ListResponse> {
+/**
+ * One page of the list. A bulk read (db/priority.ts): on the embedded database a PATCH's short
+ * statements run before it rather than behind every queued list.
+ */
+export function listIssuePage(db: DbOrTx, query: ListQuery): Promise<ListResponse> {
+  return asBulkRead(() => computeListPage(db, query));
+}
+
+async function computeListPage(db: DbOrTx, query: ListQuery): Promise<ListResponse> {
   const { perPage, pageIndex } = query.cursor;
   const offset = pageIndex * perPage;
   const g = groupKey(query.groupBy, "gj");
