@@ -3,13 +3,14 @@
  * the live WebSocket. It does not listen — main.ts does — so tests drive it with inject().
  */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { ZodError } from "zod";
 import { AuthRateLimiter, type AuthRateLimits } from "./auth/rate-limit.ts";
 import { SESSION_COOKIE, userForToken } from "./auth/sessions.ts";
@@ -40,6 +41,9 @@ export type BuildOptions = {
 };
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+/** ioredis is loaded only when REDIS_URL is set: a faster start without it. */
+const loadRedis = (): typeof Redis => (require("ioredis") as typeof import("ioredis")).Redis;
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -58,7 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = options.database ?? (await openDatabase(config));
   const jobs = new JobQueue(database.db, app.log);
   const rateLimitRedis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    ? new (loadRedis())(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
     : undefined;
   const events = new EventBus(app.log);
   const ctx: AppContext = {

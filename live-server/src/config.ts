@@ -15,6 +15,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9]\d{0,5}(kB|MB|GB)$/, "must be a size such as 32MB")
+    .default("32MB"),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
@@ -46,6 +50,12 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * The embedded database's buffer pool (PostgreSQL's shared_buffers). PGlite's own default is
+   * 128MB, which the pool fills as boards are read; 32MB keeps a small team's server lean (the
+   * operating system's file cache still holds the rest). Raise it for large workspaces.
+   */
+  pgliteSharedBuffers: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   /** Public origin of the app, e.g. http://localhost:3000 — used for links in mail and Origin checks. */
@@ -99,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     appBaseUrl,

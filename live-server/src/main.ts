@@ -1,11 +1,28 @@
 /** Entry point: load config, build the app, listen, and shut down cleanly on signals. */
+import { existsSync } from "node:fs";
 import module from "node:module";
+import { fileURLToPath } from "node:url";
 
 const startedAt = performance.now();
-// Most of a start is Node compiling the server's modules (Fastify, tiptap, the AWS SDK…):
+// Most of a start is Node compiling the server's modules (Fastify, tiptap, Drizzle…):
 // keep the compiled code on disk (the OS temp folder unless NODE_COMPILE_CACHE says where) so
 // later starts skip it. Enabled before the app's modules are imported, hence the dynamic imports.
 module.enableCompileCache?.();
+
+// Node checks every ESM file it loads against its package's package.json; drizzle-orm's has 447
+// exports (179 kB) and ~300 files are loaded, which cost 250-300 ms of a one-second start. Its
+// CommonJS build is the same code and loads in ~60 ms: every resolution into drizzle-orm (ours and
+// its own) is sent there, so one copy is loaded. The e2e tests start the server through this file.
+module.registerHooks?.({
+  resolve(specifier, context, nextResolve) {
+    const resolved = nextResolve(specifier, context);
+    if (resolved.url.includes("/node_modules/drizzle-orm/") && resolved.url.endsWith(".js")) {
+      const commonJs = `${resolved.url.slice(0, -".js".length)}.cjs`;
+      if (existsSync(fileURLToPath(commonJs))) return { ...resolved, url: commonJs, format: "commonjs" };
+    }
+    return resolved;
+  },
+});
 const { ConfigError, loadConfig } = await import("./config.ts");
 
 let config: ReturnType<typeof loadConfig>;
@@ -19,10 +36,18 @@ try {
   throw error;
 }
 
-// Open (and migrate) the database first: the embedded one opens in its own thread
-// (db/pglite-worker.ts), so it gets ready while this thread compiles the rest of the server.
+// The embedded database opens in its own thread (db/pglite-worker.ts): start it before anything
+// else, so it gets ready while this thread loads Drizzle and the rest of the server.
+const { PgliteWorkerClient, pgliteDir } = await import("./db/pglite-worker-client.ts");
+const startedPglite = config.databaseUrl
+  ? undefined
+  : PgliteWorkerClient.create({
+      dataDir: pgliteDir(config.dataDir),
+      sharedBuffers: config.pgliteSharedBuffers,
+    });
+startedPglite?.catch(() => undefined); // awaited through openDatabase below
 const { openDatabase } = await import("./db/client.ts");
-const opening = openDatabase(config);
+const opening = openDatabase(config, { startedPglite });
 opening.catch(() => undefined); // awaited below; don't report it as unhandled meanwhile
 const { buildApp } = await import("./app.ts");
 const app = await buildApp(config, { database: await opening, closeDatabase: true });

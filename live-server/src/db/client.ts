@@ -3,7 +3,6 @@
  * DATABASE_URL is set. Both speak the same SQL through the same Drizzle schema, and the
  * committed drizzle-kit migrations are applied before the server accepts requests.
  */
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type SQL, sql } from "drizzle-orm";
@@ -13,7 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { PgliteWorkerClient } from "./pglite-worker-client.ts";
+import { PgliteWorkerClient, pgliteDir } from "./pglite-worker-client.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -35,9 +34,20 @@ export type Database = {
  * runs in a worker thread (db/pglite-worker.ts), so its queries never block the event loop
  * that serves sockets and HTTP; Drizzle talks to it through the same PGlite driver.
  */
-export async function openPglite(options: { dir?: string; loadDataDir?: Blob | File }): Promise<Database> {
-  if (options.dir) mkdirSync(options.dir, { recursive: true });
-  const client = await PgliteWorkerClient.create({ dataDir: options.dir, loadDataDir: options.loadDataDir });
+export async function openPglite(options: {
+  dir?: string;
+  loadDataDir?: Blob | File;
+  /** PostgreSQL's shared_buffers, e.g. "32MB" (PGlite's default, 128MB, when unset). */
+  sharedBuffers?: string;
+  /** The worker already started for these options (main.ts starts it before loading Drizzle). */
+  started?: Promise<PgliteWorkerClient>;
+}): Promise<Database> {
+  const client = await (options.started ??
+    PgliteWorkerClient.create({
+      dataDir: options.dir,
+      loadDataDir: options.loadDataDir,
+      sharedBuffers: options.sharedBuffers,
+    }));
   // The driver calls only query() and transaction(), which the worker client answers as PGlite does.
   // biome-ignore lint/suspicious/noExplicitAny: drizzle types its client as the PGlite class
   const db = drizzlePglite({ client: client as any, schema }) as unknown as Db;
@@ -68,10 +78,17 @@ export async function migrateDatabase(database: Database): Promise<void> {
 }
 
 /** Open (and migrate) the database the configuration names. */
-export async function openDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
+export async function openDatabase(
+  config: { databaseUrl: string | undefined; dataDir: string; pgliteSharedBuffers?: string },
+  options: { startedPglite?: Promise<PgliteWorkerClient> } = {},
+): Promise<Database> {
   const database = config.databaseUrl
     ? await openPostgres(config.databaseUrl)
-    : await openPglite({ dir: path.join(config.dataDir, "pglite") });
+    : await openPglite({
+        dir: pgliteDir(config.dataDir),
+        sharedBuffers: config.pgliteSharedBuffers,
+        started: options.startedPglite,
+      });
   await migrateDatabase(database);
   return database;
 }

@@ -11,6 +11,8 @@
  * Errors come back as plain data and are rebuilt with Postgres' fields (code, constraint,
  * detail…), which is all db/errors.ts and the error handler read.
  */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { PGlite, QueryOptions, Results } from "@electric-sql/pglite";
 import { currentPriority, type WorkPriority } from "./priority.ts";
@@ -18,7 +20,12 @@ import { currentPriority, type WorkPriority } from "./priority.ts";
 /** 'none' | 'gzip' | 'auto' (PGlite does not export the type's name). */
 type DumpTarCompressionOptions = Parameters<PGlite["dumpDataDir"]>[0];
 
-export type WorkerStart = { dataDir?: string; loadDataDir?: ArrayBuffer };
+/** Where the embedded database keeps its files under the data folder. */
+export function pgliteDir(dataDir: string): string {
+  return path.join(dataDir, "pglite");
+}
+
+export type WorkerStart = { dataDir?: string; loadDataDir?: ArrayBuffer; sharedBuffers?: string };
 
 export type WorkerRequest =
   | {
@@ -94,9 +101,14 @@ export class PgliteWorkerClient {
   }
 
   /** Start the worker and wait until the database in it is open (created on first use). */
-  static async create(start: { dataDir?: string; loadDataDir?: Blob }): Promise<PgliteWorkerClient> {
+  static async create(start: {
+    dataDir?: string;
+    loadDataDir?: Blob;
+    sharedBuffers?: string;
+  }): Promise<PgliteWorkerClient> {
+    if (start.dataDir) mkdirSync(start.dataDir, { recursive: true });
     const loadDataDir = start.loadDataDir ? await start.loadDataDir.arrayBuffer() : undefined;
-    const client = new PgliteWorkerClient({ dataDir: start.dataDir, loadDataDir });
+    const client = new PgliteWorkerClient({ dataDir: start.dataDir, loadDataDir, sharedBuffers: start.sharedBuffers });
     try {
       await client.ready;
     } catch (error) {

@@ -26,6 +26,10 @@ const start = workerData as WorkerStart;
 const opening = PGlite.create({
   dataDir: start.dataDir,
   loadDataDir: start.loadDataDir ? new Blob([start.loadDataDir]) : undefined,
+  // PGlite's own start parameters, plus the buffer pool's size when one is set (config.ts).
+  startParams: start.sharedBuffers
+    ? [...PGlite.defaultStartParams, "-c", `shared_buffers=${start.sharedBuffers}`]
+    : undefined,
 });
 
 type OpenTransaction = { tx: Transaction; finish: (commit: boolean) => void; done: Promise<void> };

@@ -5,6 +5,7 @@
  * GET /live; the rest of the server reaches it as `app.ctx.live`.
  */
 import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
 import { type Extension, Hocuspocus } from "@hocuspocus/server";
 import {
   type DomainEvent,
@@ -27,7 +28,12 @@ import { Limits, type LiveLimits, MessageBucket } from "./extensions/limits.ts";
 import { type LiveMetricsSnapshot, Metrics } from "./extensions/metrics.ts";
 import { Persistence } from "./extensions/persistence.ts";
 import { Presence } from "./extensions/presence.ts";
-import { EventRelay, redisDocumentsExtension } from "./redis.ts";
+import type { EventRelay } from "./redis.ts";
+
+const require = createRequire(import.meta.url);
+/** Redis (ioredis, the Hocuspocus extension) is loaded only when REDIS_URL is set: a faster start without it. */
+const redisModule = (): typeof import("./redis.ts") => require("./redis.ts");
+
 import { RightsWatch } from "./rights-watch.ts";
 
 export type LiveServiceOptions = {
@@ -84,7 +90,7 @@ export class LiveService {
       this.persistence,
       this.liveEvents,
     ];
-    if (config.redisUrl) extensions.push(redisDocumentsExtension(config.redisUrl, this.instanceId));
+    if (config.redisUrl) extensions.push(redisModule().redisDocumentsExtension(config.redisUrl, this.instanceId));
     this.hocuspocus = new Hocuspocus<LiveContext>({
       name: `tideline-${this.instanceId}`,
       quiet: true,
@@ -95,7 +101,7 @@ export class LiveService {
     });
 
     this.relay = config.redisUrl
-      ? new EventRelay({
+      ? new (redisModule().EventRelay)({
           url: config.redisUrl,
           instanceId: this.instanceId,
           log,

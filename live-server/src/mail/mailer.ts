@@ -3,12 +3,18 @@
  * SMTP when configured (god-mode settings first, then the SMTP_* environment), and otherwise
  * writes them to the server log so a self-hoster without SMTP can still read sign-in codes.
  */
+
+import { createRequire } from "node:module";
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer from "nodemailer";
+import type nodemailerModule from "nodemailer";
 import type { Config } from "../config.ts";
 import type { Db, DbOrTx } from "../db/client.ts";
 import { instance } from "../db/schema.ts";
 import type { JobQueue } from "../jobs/queue.ts";
+
+const require = createRequire(import.meta.url);
+/** nodemailer is loaded when a mail is first sent over SMTP: a faster start. */
+const loadNodemailer = (): typeof nodemailerModule => require("nodemailer");
 
 export type MailMessage = { to: string; subject: string; text: string; html?: string };
 
@@ -65,7 +71,7 @@ export class Mailer {
   async sendNow(message: MailMessage, settings?: SmtpSettings): Promise<void> {
     const smtp = settings ?? (await this.smtpSettings());
     if (!smtp) throw new Error("SMTP is not configured");
-    const transport = nodemailer.createTransport({
+    const transport = loadNodemailer().createTransport({
       host: smtp.host,
       port: smtp.port,
       secure: smtp.secure,
