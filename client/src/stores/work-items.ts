@@ -161,8 +161,15 @@ function put(item: WorkItem, persist = true): void {
   workItems.cache.byId.set(item.id, item);
   if (!item.id.startsWith(TEMP_PREFIX)) {
     noteSince(item);
-    if (persist) noteWorkItemChange(item.project_id, item.id);
+    // The same version again (a catch-up re-reading what the copy holds) is not a change: writing
+    // it would only make the stored snapshot stale, and the next open read 10,000 rows instead.
+    const unchanged = previous?.project_id === item.project_id && sameItem(previous, item);
+    if (persist && !unchanged) noteWorkItemChange(item.project_id, item.id);
   }
+}
+
+function sameItem(a: WorkItem, b: WorkItem): boolean {
+  return a === b || (a.updated_at === b.updated_at && JSON.stringify(a) === JSON.stringify(b));
 }
 
 function drop(id: string): WorkItem | undefined {
@@ -418,6 +425,7 @@ async function loadProject(slug: string, projectId: string, force: boolean): Pro
   prefetched.delete(projectId);
   const stored = force ? null : await (ahead ?? readStoredProject(projectId));
   if (stored?.sync.complete) {
+    performance.mark("tideline:work-items:local-copy-parsed");
     fillProject(projectId, stored.items, [], stored.sync.since);
     trackProject(projectId);
     // Benchmarks read when the local copy was in the cache.

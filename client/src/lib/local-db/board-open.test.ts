@@ -185,4 +185,24 @@ describe("opening a board with the local database", () => {
     await third.store.loadProjectWorkItems(slug, projectId);
     expect(names(third.store.getProjectWorkItems(projectId))).toEqual(["Alpha 2", "Delta", "Gamma"]);
   }, 60_000);
+
+  it("a visit that changes nothing leaves the snapshot current: the next open reads it, not the rows", async () => {
+    const page = await openPage();
+    await page.store.loadProjectWorkItems(slug, projectId);
+    await vi.waitFor(() => expect(page.status.projects[projectId]).toBe("ready"));
+    await page.localDb.flushLocalWrites();
+    await page.localDb.writeSnapshots();
+    // The same versions again, as a live catch-up re-reading what the cache holds: not a change.
+    page.store.upsertWorkItems(
+      projectId,
+      page.store.getProjectWorkItems(projectId).map((item) => ({ ...item })),
+    );
+    await page.localDb.flushLocalWrites();
+
+    performance.clearMarks("tideline:local-db:snapshot-read");
+    const next = await openPage();
+    const stored = await next.localDb.readStoredProject(projectId);
+    expect(names(stored?.items ?? [])).toEqual(["Alpha 2", "Delta", "Gamma"]);
+    expect(performance.getEntriesByName("tideline:local-db:snapshot-read")).toHaveLength(1);
+  }, 60_000);
 });

@@ -31,6 +31,7 @@ export type StoredProject = { items: WorkItem[]; sync: ProjectSyncRecord };
 export async function readStoredProject(projectId: string): Promise<StoredProject | null> {
   const db = await localDatabase();
   if (!db) return null;
+  performance.mark("tideline:local-db:opened");
   try {
     const tx = db.transaction(["issues", "snapshots", "options"]);
     const [record, snapshot] = await Promise.all([
@@ -39,8 +40,10 @@ export async function readStoredProject(projectId: string): Promise<StoredProjec
     ]);
     if (!record) return null;
     const sync = record.value as ProjectSyncRecord;
-    if (sync.complete && snapshot?.stamp === sync.stamp)
+    if (sync.complete && snapshot?.stamp === sync.stamp) {
+      performance.mark("tideline:local-db:snapshot-read");
       return { items: snapshot.chunks.flatMap((chunk) => JSON.parse(chunk) as WorkItem[]), sync };
+    }
     const items = await tx.objectStore("issues").index("project_id").getAll(projectId);
     // The next open reads the faster snapshot again.
     if (sync.complete) {
@@ -155,9 +158,15 @@ export async function syncProjectItems(
       });
       writtenStamps.set(projectId, stamp);
       trackProject(projectId);
-      // The changes made while the copy was being stored are written now.
+      // The changes made while the copy was being stored are written now — only those the copy
+      // doesn't already hold as they are (the board's first page, put while the sync ran, is
+      // the same items): each write makes the snapshot stale until it is rewritten.
       storing.delete(projectId);
-      for (const id of held.get(projectId) ?? []) noteWorkItemChange(projectId, id);
+      for (const id of held.get(projectId) ?? []) {
+        const cached = reader?.get(id);
+        const synced = byId.get(id);
+        if (!cached || !synced || JSON.stringify(cached) !== JSON.stringify(synced)) noteWorkItemChange(projectId, id);
+      }
       held.delete(projectId);
     });
     return { items, since };
@@ -254,7 +263,7 @@ const writtenStamps = new Map<string, number>();
 const snapshotsDue = new Set<string>();
 let snapshotTimer: ReturnType<typeof setTimeout> | null = null;
 /** A busy board rewrites its snapshot (a JSON.stringify of every item) at most this often. */
-const SNAPSHOT_DELAY_MS = 5000;
+const SNAPSHOT_DELAY_MS = 2000;
 /** A burst of live events within this window is one transaction. */
 const FLUSH_DELAY_MS = 16;
 
