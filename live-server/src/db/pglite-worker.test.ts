@@ -94,6 +94,13 @@ describe("the embedded database in a worker thread", () => {
     expect(row?.at).toBeTruthy();
   });
 
+  it("sends a byte view's own bytes (not its whole backing buffer) and stores exactly them", async () => {
+    const frame = new Uint8Array(8192).map((_, i) => i % 251);
+    const view = frame.subarray(100, 110);
+    const [row] = await queryRows<{ bytes: Uint8Array }>(database.db, sql`select ${view}::bytea as bytes`);
+    expect(row?.bytes).toEqual(new Uint8Array(frame.slice(100, 110)));
+  });
+
   it("leaves the event loop free while a long query runs", async () => {
     let fired = false;
     setTimeout(() => {
