@@ -55,7 +55,13 @@ export default defineConfig({
       output: {
         // zod with its jitless switch in one chunk: every chunk that builds a schema imports it,
         // so zod never probes `new Function` (a violation of the app's CSP; lib/zod-config.ts).
-        manualChunks: (id) => (/\/node_modules\/zod\/|\/src\/lib\/zod-config\.ts$/.test(id) ? "zod" : undefined),
+        // The icons in one chunk: split per screen they were ~100 files of a few hundred bytes,
+        // each a request the service worker answers before the board can paint.
+        manualChunks: (id) => {
+          if (/\/node_modules\/zod\/|\/src\/lib\/zod-config\.ts$/.test(id)) return "zod";
+          if (/\/node_modules\/lucide-react\//.test(id)) return "icons";
+          return undefined;
+        },
       },
     },
   },
