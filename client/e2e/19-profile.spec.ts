@@ -174,4 +174,22 @@ test.describe
       await page.getByRole("button", { name: "Spreadsheet", exact: true }).click();
       await page.setViewportSize({ width: 1440, height: 900 });
     });
+
+    test("a filter changed just before leaving the page is saved all the same", async () => {
+      await page.goto(`/${f.slug}/profile/${aliceId}/assigned/`);
+      const rows = page.getByRole("grid", { name: "Spreadsheet" }).getByRole("button", { name: /^Open PF-\d+$/ });
+      await expect(rows).toHaveCount(3);
+      await page.getByRole("button", { name: "Filters" }).click();
+      await page.getByRole("button", { name: "High", exact: true }).click();
+      await expect(rows).toHaveCount(1);
+      // Leave at once, before the debounced save: the page sends it as it goes (pagehide).
+      await page.goto(`/${f.slug}/projects/`);
+      const saved = () =>
+        api
+          .get<{ filters?: { priority?: string[] | null } }>(
+            `/api/workspaces/${f.slug}/workspace-views/profile-assigned/user-properties/`,
+          )
+          .then((answer) => answer.filters?.priority ?? null);
+      await expect.poll(saved, { timeout: 10_000 }).toEqual(["high"]);
+    });
   });

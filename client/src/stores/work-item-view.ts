@@ -207,8 +207,13 @@ function queue(slug: string, viewKey: string, change: Partial<Omit<Pending, "slu
   queued.set(viewKey, next);
 }
 
-/** `keepalive`: the page is going away (pagehide) — the request must outlive it. */
-async function save(viewKey: string, keepalive = false): Promise<void> {
+/**
+ * Send what is queued. Always with `keepalive`: a save the debounce timer started just before
+ * the page went away (a click, then at once a link or a reload) would otherwise be cancelled
+ * with the page, after taking the change off the queue the pagehide flush reads — lost (an e2e
+ * test caught it). The settings are a few hundred bytes, far under keepalive's 64 kB.
+ */
+async function save(viewKey: string): Promise<void> {
   const job = queued.get(viewKey);
   if (!job) return;
   queued.delete(viewKey);
@@ -217,7 +222,9 @@ async function save(viewKey: string, keepalive = false): Promise<void> {
   if (Object.keys(job.display_filters).length) body.display_filters = job.display_filters;
   if (Object.keys(job.display_properties).length) body.display_properties = job.display_properties;
   try {
-    const answer = await api.patch(viewPath(job.slug, viewKey), { json: body, keepalive }).json<UserPropertiesAnswer>();
+    const answer = await api
+      .patch(viewPath(job.slug, viewKey), { json: body, keepalive: true })
+      .json<UserPropertiesAnswer>();
     // Only adopt the answer when nothing newer is waiting (it would be overwritten by stale data).
     if (!queued.has(viewKey)) workItemView.byKey[viewKey] = fromAnswer(answer);
   } catch (error) {
@@ -254,14 +261,14 @@ function retryLater(viewKey: string, job: Pending): void {
 }
 
 /**
- * Save now what is waiting (e.g. when leaving the screen). `unloading` (pagehide, a reload): the
- * request is sent with keepalive so the browser finishes it after the page is gone.
+ * Save now what is waiting (leaving the screen, or the page: pagehide). The request is sent
+ * with keepalive, so the browser finishes it after the page is gone.
  */
-export function flushWorkItemView(viewKey: string, unloading = false): void {
+export function flushWorkItemView(viewKey: string): void {
   const job = queued.get(viewKey);
   if (!job) return;
   clearTimeout(job.timer);
-  void save(viewKey, unloading);
+  void save(viewKey);
 }
 
 function viewOf(viewKey: string): WorkItemView {

@@ -137,7 +137,7 @@ export function MultiProjectBoard({
   // The board's settings (a saved view's working copy is seeded by its screen and never loaded).
   useEffect(() => {
     loadWorkItemView(slug, viewKey).catch(() => undefined);
-    const unloading = () => flushWorkItemView(viewKey, true);
+    const unloading = () => flushWorkItemView(viewKey);
     window.addEventListener("pagehide", unloading);
     return () => {
       window.removeEventListener("pagehide", unloading);

@@ -219,7 +219,7 @@ export function WorkItemsBoard({
     if (!isMember) return;
     loadWorkItemView(slug, viewKey).catch(() => undefined);
     // A view change made just before the tab closes is still saved.
-    const unloading = () => flushWorkItemView(viewKey, true);
+    const unloading = () => flushWorkItemView(viewKey);
     window.addEventListener("pagehide", unloading);
     return () => {
       window.removeEventListener("pagehide", unloading);
