@@ -10,8 +10,7 @@ import * as Y from "yjs";
 import { mentionedUserIds } from "../notifications/mentions.ts";
 import {
   contentOfState,
-  editorExtensions,
-  editorSchema,
+  editorKit,
   generationOf,
   nodeFromHtml,
   nodeToHtml,
@@ -34,8 +33,8 @@ const RICH = [
 describe("schema", () => {
   it("parses and serialises like @tiptap/html's server functions", () => {
     const node = nodeFromHtml(RICH);
-    expect(node.toJSON()).toEqual(generateJSON(RICH, editorExtensions));
-    expect(nodeToHtml(node)).toBe(generateHTML(node.toJSON(), editorExtensions));
+    expect(node.toJSON()).toEqual(generateJSON(RICH, editorKit().extensions));
+    expect(nodeToHtml(node)).toBe(generateHTML(node.toJSON(), editorKit().extensions));
   });
 
   it("round-trips stored HTML through a Yjs state, sanitised", () => {
@@ -76,7 +75,7 @@ describe("schema", () => {
     // What the browser's Collaboration extension writes for a paragraph with a mention node.
     const doc = new Y.Doc();
     prosemirrorJSONToYXmlFragment(
-      editorSchema,
+      editorKit().schema,
       {
         type: "doc",
         content: [

@@ -21,46 +21,28 @@ import {
   PAGE_NAME_MAX,
   PAGE_TITLE_FIELD,
 } from "@tideline/shared";
-import { MentionComponent } from "@tideline/shared/editor";
-import { type Extensions, getSchema } from "@tiptap/core";
-import { CodeBlockLowlight } from "@tiptap/extension-code-block-lowlight";
-import { Image } from "@tiptap/extension-image";
-import { TaskItem, TaskList } from "@tiptap/extension-list";
-import { TableKit } from "@tiptap/extension-table";
-import { DOMParser, DOMSerializer, type Node as PmNode, type Schema } from "@tiptap/pm/model";
-import { StarterKit } from "@tiptap/starter-kit";
-import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProseMirrorRootNode } from "@tiptap/y-tiptap";
+import type { DOMParser, DOMSerializer, Node as PmNode } from "@tiptap/pm/model";
 import type { Window } from "happy-dom";
 import * as Y from "yjs";
 import { htmlToPlainText, sanitizeRichText } from "../content/sanitize.ts";
+import type { EditorKit } from "./editor-kit.ts";
 
-export const editorExtensions: Extensions = [
-  StarterKit.configure({
-    codeBlock: false,
-    heading: { levels: [1, 2, 3] },
-    link: { openOnClick: false, autolink: true, defaultProtocol: "https" },
-    undoRedo: false,
-  }),
-  CodeBlockLowlight.configure({ defaultLanguage: null }),
-  TaskList,
-  TaskItem.configure({ nested: true }),
-  Image.configure({ inline: false, allowBase64: false }),
-  TableKit.configure({ table: { resizable: false } }),
-  // The mention node both sides share (`<mention-component entity_identifier …>`): mentions
-  // typed in the live editor survive the derived HTML, so they notify.
-  MentionComponent,
-];
+const require = createRequire(import.meta.url);
+let kit: EditorKit | null = null;
+/**
+ * The tiptap extension set, its schema, parser and serializer (live/editor-kit.ts), loaded on
+ * the first conversion: a start, and every request that converts nothing, skip its modules.
+ */
+export function editorKit(): EditorKit {
+  kit ??= (require("./editor-kit.ts") as typeof import("./editor-kit.ts")).editorKit;
+  return kit;
+}
 
-export const editorSchema: Schema = getSchema(editorExtensions);
-
-const parser = DOMParser.fromSchema(editorSchema);
-const serializer = DOMSerializer.fromSchema(editorSchema);
 type SerializeOptions = NonNullable<Parameters<DOMSerializer["serializeFragment"]>[1]>;
 type DomTarget = Parameters<DOMSerializer["serializeFragment"]>[2];
 type DomNode = Parameters<DOMParser["parse"]>[0];
 
 let sharedWindow: Window | null = null;
-const require = createRequire(import.meta.url);
 /**
  * A DOM for parsing and serialising only: no scripts, no network, no styles. happy-dom is loaded
  * on the first conversion (150 ms of module loading kept off every start).
@@ -84,14 +66,14 @@ export function nodeFromHtml(html: string): PmNode {
     `<!DOCTYPE html><html><body>${sanitizeRichText(html || "<p></p>")}</body></html>`,
     "text/html",
   );
-  return parser.parse(parsed.body as unknown as DomNode);
+  return editorKit().parser.parse(parsed.body as unknown as DomNode);
 }
 
 /** The HTML the editor would produce for `node` (not yet sanitised). */
 export function nodeToHtml(node: PmNode): string {
   const { document } = dom();
   const wrap = document.createElement("div");
-  serializer.serializeFragment(
+  editorKit().serializer.serializeFragment(
     node.content,
     { document: document as unknown as SerializeOptions["document"] },
     wrap as unknown as DomTarget,
@@ -106,7 +88,8 @@ export function nodeToHtml(node: PmNode): string {
 export function stateFromHtml(html: string): Uint8Array {
   const doc = new Y.Doc();
   try {
-    prosemirrorJSONToYXmlFragment(editorSchema, nodeFromHtml(html).toJSON(), doc.getXmlFragment(DOCUMENT_FIELD));
+    const { prosemirrorJSONToYXmlFragment, schema } = editorKit();
+    prosemirrorJSONToYXmlFragment(schema, nodeFromHtml(html).toJSON(), doc.getXmlFragment(DOCUMENT_FIELD));
     doc.getMap(DOCUMENT_META_MAP).set(DOCUMENT_GENERATION_KEY, randomUUID());
     return Y.encodeStateAsUpdate(doc);
   } finally {
@@ -122,7 +105,8 @@ export function contentOfState(state: Uint8Array): { html: string; stripped: str
   const copy = new Y.Doc();
   try {
     Y.applyUpdate(copy, state);
-    const node = yXmlFragmentToProseMirrorRootNode(copy.getXmlFragment(DOCUMENT_FIELD), editorSchema);
+    const { yXmlFragmentToProseMirrorRootNode, schema } = editorKit();
+    const node = yXmlFragmentToProseMirrorRootNode(copy.getXmlFragment(DOCUMENT_FIELD), schema);
     const html = sanitizeRichText(nodeToHtml(node));
     return { html, stripped: htmlToPlainText(html) };
   } finally {
@@ -143,6 +127,7 @@ export function generationOf(doc: Y.Doc): string | null {
  */
 export function replaceWithHtml(doc: Y.Doc, html: string, origin: unknown): void {
   const node = nodeFromHtml(html);
+  const { updateYFragment } = editorKit();
   doc.transact(() => {
     updateYFragment(doc, doc.getXmlFragment(DOCUMENT_FIELD), node, { mapping: new Map(), isOMark: new Map() });
   }, origin);

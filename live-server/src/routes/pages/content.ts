@@ -6,12 +6,10 @@
  * brings content the editor can't show, and turning a body into a diff of another.
  */
 import { DOCUMENT_FIELD } from "@tideline/shared";
-import { generateHTML } from "@tiptap/html/server";
 import type { Node as PmNode } from "@tiptap/pm/model";
-import { updateYFragment, yXmlFragmentToProseMirrorRootNode } from "@tiptap/y-tiptap";
 import * as Y from "yjs";
 import { htmlToPlainText, sanitizeRichText } from "../../content/sanitize.ts";
-import { editorExtensions, editorSchema, nodeFromHtml } from "../../live/schema.ts";
+import { editorKit, nodeFromHtml } from "../../live/schema.ts";
 
 export { stateFromHtml } from "../../live/schema.ts";
 
@@ -48,7 +46,8 @@ function readBody(doc: Y.Doc): { node: PmNode; fits: boolean } {
     fits = false;
   });
   try {
-    const node = yXmlFragmentToProseMirrorRootNode(copy.getXmlFragment(DOCUMENT_FIELD), editorSchema);
+    const { yXmlFragmentToProseMirrorRootNode, schema } = editorKit();
+    const node = yXmlFragmentToProseMirrorRootNode(copy.getXmlFragment(DOCUMENT_FIELD), schema);
     node.check();
     return { node, fits };
   } catch (error) {
@@ -61,7 +60,8 @@ function readBody(doc: Y.Doc): { node: PmNode; fits: boolean } {
 /** HTML and plain text of a document's body, and whether all of it fits the editor's schema. */
 export function contentOfDoc(doc: Y.Doc): PageContent & { fits: boolean } {
   const { node, fits } = readBody(doc);
-  const html = sanitizeRichText(generateHTML(node.toJSON(), editorExtensions));
+  const { generateHTML, extensions } = editorKit();
+  const html = sanitizeRichText(generateHTML(node.toJSON(), extensions));
   return { html, stripped: htmlToPlainText(html), fits };
 }
 
@@ -73,6 +73,9 @@ export function contentOfDoc(doc: Y.Doc): PageContent & { fits: boolean } {
 export function replacementUpdate(doc: Y.Doc, target: { html: string } | { state: Uint8Array }): Uint8Array {
   const node = "html" in target ? nodeFromHtml(target.html) : readBody(docFromState(target.state)).node;
   const before = Y.encodeStateVector(doc);
-  updateYFragment(doc, doc.getXmlFragment(DOCUMENT_FIELD), node, { mapping: new Map(), isOMark: new Map() });
+  editorKit().updateYFragment(doc, doc.getXmlFragment(DOCUMENT_FIELD), node, {
+    mapping: new Map(),
+    isOMark: new Map(),
+  });
   return Y.encodeStateAsUpdate(doc, before);
 }
