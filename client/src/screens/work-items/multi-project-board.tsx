@@ -137,9 +137,13 @@ export function MultiProjectBoard({
   // The board's settings (a saved view's working copy is seeded by its screen and never loaded).
   useEffect(() => {
     loadWorkItemView(slug, viewKey).catch(() => undefined);
-    const unloading = () => flushWorkItemView(viewKey);
+    const unloading = () => flushWorkItemView(viewKey, true);
+    // beforeunload first: the page is still whole there (a request from pagehide, the fallback,
+    // can be dropped on its way through the service worker while the page goes).
+    window.addEventListener("beforeunload", unloading);
     window.addEventListener("pagehide", unloading);
     return () => {
+      window.removeEventListener("beforeunload", unloading);
       window.removeEventListener("pagehide", unloading);
       flushWorkItemView(viewKey);
     };

@@ -219,9 +219,13 @@ export function WorkItemsBoard({
     if (!isMember) return;
     loadWorkItemView(slug, viewKey).catch(() => undefined);
     // A view change made just before the tab closes is still saved.
-    const unloading = () => flushWorkItemView(viewKey);
+    const unloading = () => flushWorkItemView(viewKey, true);
+    // beforeunload first: the page is still whole there (a request from pagehide, the fallback,
+    // can be dropped on its way through the service worker while the page goes).
+    window.addEventListener("beforeunload", unloading);
     window.addEventListener("pagehide", unloading);
     return () => {
+      window.removeEventListener("beforeunload", unloading);
       window.removeEventListener("pagehide", unloading);
       flushWorkItemView(viewKey);
     };
