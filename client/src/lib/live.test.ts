@@ -1,100 +1,179 @@
-import type { DomainEvent } from "@tideline/shared";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-
 /**
- * The transport is replaced by a fake that records each channel subscription, so the test can
- * play the server's side (events, (re)syncs) without a socket.
+ * watchSharedChannel against the real live server: the app listening on a free port (the
+ * server's own test harness, loaded by path), the client's live module over Node's WebSocket
+ * (given the session cookie and an Origin, as a browser sends them), real domain events from
+ * real API changes. The server's document counts its connections, so sharing is observed there.
  */
-type FakeChannel = {
-  name: string;
-  onStateless: (message: { payload: string }) => void;
-  onSynced: (message: { state: boolean }) => void;
-  destroyed: boolean;
+
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { DomainEvent } from "@tideline/shared";
+import { projectChannelName } from "@tideline/shared";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+type Injected = { statusCode: number; body: string };
+type ApiClient = { post(url: string, body?: unknown): Promise<Injected> };
+type LiveServer = {
+  url: string;
+  app: { ctx: { live: { hocuspocus: { documents: Map<string, { getConnectionsCount(): number }> } } } };
+  close(): Promise<void>;
 };
-const channels: FakeChannel[] = [];
+type Fixture = { w: { admin: { token: string } }; project: { id: string; url: string } };
 
-vi.mock("@hocuspocus/provider", () => ({
-  HocuspocusProviderWebsocket: class {
-    status = "connected";
-  },
-  HocuspocusProvider: class {
-    channel: FakeChannel;
-    constructor(options: Omit<FakeChannel, "destroyed">) {
-      this.channel = {
-        name: options.name,
-        onStateless: options.onStateless,
-        onSynced: options.onSynced,
-        destroyed: false,
-      };
-      channels.push(this.channel);
-    }
-    attach() {}
-    destroy() {
-      this.channel.destroyed = true;
-    }
-  },
-}));
+const SERVER_DIR = new URL("../../../live-server/", import.meta.url).pathname;
+const serverModule = async <T>(file: string): Promise<T> =>
+  (await import(/* @vite-ignore */ `${SERVER_DIR}${file}`)) as T;
 
-beforeAll(() => {
-  vi.stubGlobal("window", { location: { protocol: "http:", host: "localhost" }, addEventListener: () => undefined });
+let server: LiveServer;
+let fixture: Fixture;
+let api: ApiClient;
+let live: typeof import("./live");
+let channel: string;
+let dataDir = "";
+
+type Database = { db: unknown; close(): Promise<void> };
+type App = LiveServer["app"] & {
+  ready(): Promise<unknown>;
+  listen(options: { port: number; host: string }): Promise<unknown>;
+  server: { address(): { port: number } | string | null };
+  close(): Promise<unknown>;
+};
+
+beforeAll(async () => {
+  const { openPglite, migrateDatabase } = await serverModule<{
+    openPglite(options: object): Promise<Database>;
+    migrateDatabase(database: Database): Promise<void>;
+  }>("src/db/client.ts");
+  const { buildApp } = await serverModule<{ buildApp(config: unknown, options: object): Promise<App> }>("src/app.ts");
+  const { loadConfig } = await serverModule<{ loadConfig(env: Record<string, string>): unknown }>("src/config.ts");
+  const { createFixture } = await serverModule<{ createFixture(t: unknown): Promise<Fixture> }>(
+    "src/routes/issues/test-support.ts",
+  );
+  const harness = await serverModule<{ ORIGIN: string; client(app: unknown, user: unknown): ApiClient }>(
+    "test/harness.ts",
+  );
+  const { SESSION_COOKIE } = await serverModule<{ SESSION_COOKIE: string }>("src/auth/sessions.ts");
+  // The app on a fresh embedded database, listening on a free port (the API tests' template
+  // database is theirs alone).
+  const database = await openPglite({});
+  await migrateDatabase(database);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "tideline-live-client-"));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SECRET_KEY: "test-secret-key-that-is-long-enough-1234567890",
+    APP_BASE_URL: harness.ORIGIN,
+    LOG_LEVEL: "silent",
+  });
+  const app = await buildApp(config, { serveClient: false, database, logger: false, closeDatabase: true });
+  await app.ready();
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const address = app.server.address();
+  if (!address || typeof address === "string") throw new Error("no port");
+  server = { url: `ws://127.0.0.1:${address.port}/live`, app, close: async () => void (await app.close()) };
+  fixture = await createFixture({ app, db: database.db, close: server.close });
+  api = harness.client(server.app, fixture.w.admin);
+  channel = projectChannelName(fixture.project.id);
+
+  // The browser's side: its location (the live URL is built from it) and its WebSocket, which
+  // sends the session cookie and the page's Origin on the upgrade.
+  const host = new URL(server.url).host;
+  vi.stubGlobal("window", {
+    location: { protocol: "http:", host, assign: () => undefined },
+    addEventListener: () => undefined,
+  });
+  const headers = { cookie: `${SESSION_COOKIE}=${fixture.w.admin.token}`, origin: harness.ORIGIN };
+  const NodeWebSocket = globalThis.WebSocket;
+  vi.stubGlobal(
+    "WebSocket",
+    class extends NodeWebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        // Node's WebSocket takes the upgrade's headers in a second argument browsers don't have.
+        super(url, { protocols, headers } as unknown as string[]);
+      }
+    },
+  );
+  vi.resetModules();
+  live = await import("./live");
+}, 120_000);
+
+afterAll(async () => {
+  live?.liveSocket().destroy();
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  vi.unstubAllGlobals();
 });
 
-let n = 0;
-function send(channel: FakeChannel | undefined): DomainEvent {
-  n += 1;
-  const event = { id: `e${n}`, type: "cycle.updated", data: {} } as unknown as DomainEvent;
-  channel?.onStateless({ payload: JSON.stringify({ type: "event", event }) });
-  return event;
+/** Connections the server holds on the channel's document (0 once it is unloaded). */
+const connections = () => server.app.ctx.live.hocuspocus.documents.get(channel)?.getConnectionsCount() ?? 0;
+
+/** A real change in the project: the server emits issue.created on the channel after commit. */
+async function createItem(name: string): Promise<string> {
+  const res = await api.post(`${fixture.project.url}/issues/`, { name });
+  expect(res.statusCode, res.body).toBe(201);
+  return (JSON.parse(res.body) as { id: string }).id;
 }
+const createdId = (e: DomainEvent) => (e.type === "issue.created" ? e.entity_id : null);
 
 describe("watchSharedChannel", () => {
   it("shares one subscription per channel between watchers and closes it with the last one", async () => {
-    const { watchSharedChannel } = await import("./live");
     const applied: string[] = [];
     const heard: string[] = [];
-    const store = { apply: (e: DomainEvent) => applied.push(e.id), catchUp: async () => undefined };
-    const stopFirst = watchSharedChannel("project.a", store, { onEvent: (e) => heard.push(`first:${e.id}`) });
-    const stopSecond = watchSharedChannel("project.a", store, { onEvent: (e) => heard.push(`second:${e.id}`) });
-    const opened = channels.filter((c) => c.name === "project.a");
-    expect(opened).toHaveLength(1);
+    const store = {
+      apply: (e: DomainEvent) => applied.push(createdId(e) ?? e.type),
+      catchUp: async () => undefined,
+    };
+    const stopFirst = live.watchSharedChannel(channel, store, {
+      onEvent: (e) => heard.push(`first:${createdId(e)}`),
+    });
+    const stopSecond = live.watchSharedChannel(channel, store, {
+      onEvent: (e) => heard.push(`second:${createdId(e)}`),
+    });
+    await vi.waitFor(() => expect(connections()).toBe(1), { timeout: 10_000 });
 
-    const event = send(opened[0]);
-    expect(applied).toEqual([event.id]);
-    expect(heard).toEqual([`first:${event.id}`, `second:${event.id}`]);
+    const first = await createItem("Shared once");
+    // The store applies it once, then every listener hears it.
+    await vi.waitFor(() => expect(heard).toEqual([`first:${first}`, `second:${first}`]), { timeout: 10_000 });
+    expect(applied).toEqual([first]);
 
     stopFirst();
     stopFirst(); // a second call must not count twice
-    expect(opened[0]?.destroyed).toBe(false);
-    const later = send(opened[0]);
-    expect(heard.at(-1)).toBe(`second:${later.id}`);
+    expect(connections()).toBe(1);
+    const later = await createItem("Heard by the second only");
+    await vi.waitFor(() => expect(heard.at(-1)).toBe(`second:${later}`), { timeout: 10_000 });
     expect(heard.filter((h) => h.startsWith("first:"))).toHaveLength(1);
 
     stopSecond();
-    expect(opened[0]?.destroyed).toBe(true);
-    watchSharedChannel("project.a", store)();
-    expect(channels.filter((c) => c.name === "project.a")).toHaveLength(2);
-  });
+    await vi.waitFor(() => expect(connections()).toBe(0), { timeout: 10_000 });
+    // Watched again: a new subscription.
+    const stopAgain = live.watchSharedChannel(channel, store);
+    await vi.waitFor(() => expect(connections()).toBe(1), { timeout: 10_000 });
+    stopAgain();
+    await vi.waitFor(() => expect(connections()).toBe(0), { timeout: 10_000 });
+  }, 60_000);
 
   it("tells the listeners of a (re)sync, catches the store up and holds events until it is done", async () => {
-    const { watchSharedChannel } = await import("./live");
     const order: string[] = [];
     let finishCatchUp = () => {};
     const store = {
-      apply: (e: DomainEvent) => order.push(`apply:${e.id}`),
+      apply: (e: DomainEvent) => order.push(`apply:${createdId(e)}`),
       catchUp: () =>
         new Promise<void>((resolve) => {
           order.push("catch-up");
           finishCatchUp = resolve;
         }),
     };
-    const stop = watchSharedChannel("workspace.w", store, { onSynced: () => order.push("listener-synced") });
-    const channel = channels.find((c) => c.name === "workspace.w");
-    channel?.onSynced({ state: true });
-    await Promise.resolve();
-    const held = send(channel);
+    const stop = live.watchSharedChannel(channel, store, { onSynced: () => order.push("listener-synced") });
+    await vi.waitFor(() => expect(order).toEqual(["listener-synced", "catch-up"]), { timeout: 10_000 });
+
+    // An event while the store catches up: held, not applied yet.
+    const held = await createItem("Held during the catch-up");
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(order).toEqual(["listener-synced", "catch-up"]);
     finishCatchUp();
-    await vi.waitFor(() => expect(order).toEqual(["listener-synced", "catch-up", `apply:${held.id}`]));
+    await vi.waitFor(() => expect(order).toEqual(["listener-synced", "catch-up", `apply:${held}`]), {
+      timeout: 10_000,
+    });
     stop();
-  });
+  }, 60_000);
 });
