@@ -163,8 +163,8 @@ function put(item: WorkItem, persist = true): void {
     noteSince(item);
     // The same version again (a catch-up re-reading what the copy holds) is not a change: writing
     // it would only make the stored snapshot stale, and the next open read 10,000 rows instead.
-    const unchanged = previous?.project_id === item.project_id && sameItem(previous, item);
-    if (persist && !unchanged) noteWorkItemChange(item.project_id, item.id);
+    if (persist && !(previous?.project_id === item.project_id && sameItem(previous, item)))
+      noteWorkItemChange(item.project_id, item.id);
   }
 }
 
