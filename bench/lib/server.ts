@@ -226,7 +226,9 @@ export async function startServer(ctx: BenchContext, options: StartOptions): Pro
   const started = performance.now();
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [MAIN], { cwd: REPO_ROOT, env, stdio: ["ignore", fd, fd] });
+    // BENCH_SERVER_NODE_ARGS: extra Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    child = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: REPO_ROOT, env, stdio: ["ignore", fd, fd] });
   } finally {
     closeSync(fd);
   }

@@ -54,3 +54,14 @@ export function inspectUpdate(update: Uint8Array): { generations: string[] } {
   }
   return { generations };
 }
+
+/**
+ * Whether an outgoing frame is Hocuspocus' sync acknowledgement (MessageType.SyncStatus), and
+ * if so whether it says "applied". Null for every other message.
+ */
+export function syncStatusOf(frame: Uint8Array): { applied: boolean } | null {
+  const message = new IncomingMessage(frame);
+  message.readVarString();
+  if (message.readVarUint() !== MessageType.SyncStatus) return null;
+  return { applied: message.readVarUint() === 1 };
+}

@@ -22,6 +22,7 @@ import {
   synced,
   type Tab,
 } from "./test-support.ts";
+import { GROUP_COMMIT_WINDOW_MS } from "./update-log.ts";
 
 let s: LiveServer;
 let f: Fixture;
@@ -111,6 +112,37 @@ describe("load and store", () => {
     expect((await row(item.id)).descriptionHtml).toBe("<p>Idle</p><p>last words</p>");
     expect(await logRows(s, name)).toEqual([]);
   });
+});
+
+it("broadcasts an update before logging it, and acknowledges it only once it is logged", async () => {
+  const item = await createIssue(s, f.w.member, f.project.url, { description_html: "<p>Shared</p>" });
+  const name = issueDocumentName(item.id);
+  const author = tab(s.url, f.w.member).open(name);
+  const reader = tab(s.url, f.w.admin).open(name);
+  await synced(author);
+  await synced(reader);
+  const { configuration } = s.app.ctx.live.hocuspocus;
+  const { updateLog } = s.app.ctx.live.persistence;
+  configuration.debounce = 60_000;
+  configuration.maxDebounce = 60_000;
+  // A wide group-commit window: the update waits 1.5 s for its INSERT.
+  updateLog.windowMs = 1500;
+  try {
+    const before = (await logRows(s, name)).length;
+    appendParagraph(author.doc, "seen before it is stored");
+    expect(author.provider.hasUnsyncedChanges).toBe(true);
+    // The other client has the edit while its INSERT is still waiting…
+    await eventually(() => expect(bodyText(reader.doc)).toContain("seen before it is stored"));
+    expect(await logRows(s, name)).toHaveLength(before);
+    expect(author.provider.hasUnsyncedChanges).toBe(true);
+    // …and the author's acknowledgement comes with the row.
+    await eventually(() => expect(author.provider.hasUnsyncedChanges).toBe(false), 5_000);
+    expect((await logRows(s, name)).length).toBeGreaterThan(before);
+  } finally {
+    updateLog.windowMs = GROUP_COMMIT_WINDOW_MS;
+    configuration.debounce = 100;
+    configuration.maxDebounce = 500;
+  }
 });
 
 describe("concurrency", () => {

@@ -56,7 +56,7 @@ export class LiveService {
   readonly limits: LiveLimits = { ...LIVE_LIMITS };
   /** Awareness updates (or states in them) dropped by the Presence extension, by reason. */
   readonly awarenessDrops: Record<string, number> = {};
-  private readonly persistence: Persistence;
+  readonly persistence: Persistence;
   private readonly liveEvents: LiveEvents;
   private readonly metricsExtension: Metrics;
   private readonly relay: EventRelay | null;

@@ -1,16 +1,21 @@
 /**
  * Durable live documents (`page.{id}`, `issue.{id}`; storage.ts says where and how).
  *
- * Durability: a client's update is appended to the write-ahead log in `beforeHandleMessage`,
- * which Hocuspocus awaits before it applies the message and sends the sync acknowledgement
- * (updates arriving together share one INSERT: update-log.ts). So
- * an edit a provider has seen acknowledged (no unsynced changes left) is in the database, and
- * survives `kill -9`; the next load applies the log after the stored state.
+ * Durability without holding up the broadcast: a writable client's update is checked in
+ * `beforeHandleMessage`, then Hocuspocus applies it and broadcasts it to the other clients at
+ * once. Its acknowledgement (the SyncStatus frame Hocuspocus sends right after applying) is
+ * held back (AckGate) while the update is appended to the write-ahead log, and sent only once
+ * that INSERT has committed (updates of a short window share one INSERT: update-log.ts). So an
+ * edit a provider has seen acknowledged (no unsynced changes left) is in the database and
+ * survives `kill -9`; the next load applies the log after the stored state. An update that
+ * reached other clients but not the log before a crash was never acknowledged: its author's
+ * provider still holds it and sends it again when it syncs with the restarted server.
  *
  * Compaction: `onStoreDocument` (debounced by Hocuspocus; run at once when the last client
  * leaves) folds the document into its row and deletes exactly the log rows already applied to
- * the in-memory document. A row is counted as applied only in `afterHandleMessage`, so a store
- * that runs while an update is between "logged" and "applied" keeps that row.
+ * the in-memory document. A row is counted only once it is both applied and committed, so a
+ * store never deletes a row whose update its state lacks; a row committed after a store is
+ * deleted by the next one (or re-applied, harmlessly, by the next load).
  *
  * Generations: an update that stamps another generation than the document's (a client whose
  * copy predates a REST replacement of the description) is refused with `document-reset`.
@@ -19,6 +24,7 @@ import type {
   afterHandleMessagePayload,
   afterLoadDocumentPayload,
   beforeHandleMessagePayload,
+  Connection,
   Document,
   Extension,
   onLoadDocumentPayload,
@@ -30,8 +36,9 @@ import * as Y from "yjs";
 import type { Db } from "../../db/client.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { authenticated, type LiveContext, refusal } from "../context.ts";
-import { inspectUpdate, isEmptyUpdate, yjsUpdateOf } from "../messages.ts";
+import { inspectUpdate, isEmptyUpdate, syncStatusOf, yjsUpdateOf } from "../messages.ts";
 import { generationOf } from "../schema.ts";
+import type { LogRow } from "../storage.ts";
 import { type ContentRef, isContentRef, loadDocument, type StoreResult, storeDocument } from "../storage.ts";
 import { UpdateLog } from "../update-log.ts";
 
@@ -56,10 +63,10 @@ export class Persistence implements Extension<LiveContext> {
   priority = 100;
   private readonly config: PersistenceConfig;
   /** The write-ahead log, written in batches (group commit). */
-  private readonly updateLog: UpdateLog;
+  readonly updateLog: UpdateLog;
   private readonly states = new WeakMap<Document, DocumentState>();
-  /** Log id of a frame between beforeHandleMessage and afterHandleMessage. */
-  private readonly logged = new WeakMap<Uint8Array, number>();
+  /** Each writable connection's acknowledgements, held until their updates are logged. */
+  private readonly gates = new WeakMap<Connection, AckGate>();
 
   constructor(config: PersistenceConfig) {
     this.config = config;
@@ -102,7 +109,11 @@ export class Persistence implements Extension<LiveContext> {
     });
   }
 
-  /** Log a writable client's update before Hocuspocus applies and acknowledges it. */
+  /**
+   * Check a writable client's update before Hocuspocus applies it, and arm its connection's
+   * gate: the acknowledgement Hocuspocus sends once it has applied the update starts the log
+   * append and waits for it (AckGate).
+   */
   async beforeHandleMessage({ document, connection, update: frame, context }: beforeHandleMessagePayload<LiveContext>) {
     const state = this.states.get(document);
     // Read-only connections' updates are never applied (Hocuspocus answers them "not synced").
@@ -113,17 +124,20 @@ export class Persistence implements Extension<LiveContext> {
     const current = generationOf(document);
     if (current && generations.some((g) => g !== current)) throw refusal("documentReset");
     const actorId = authenticated(context)?.user.id ?? null;
-    // Shares one INSERT with the updates that arrived together (update-log.ts); durable once it resolves.
-    this.logged.set(frame, await this.updateLog.append({ documentName: document.name, update, actorId }));
+    let gate = this.gates.get(connection);
+    if (!gate) {
+      gate = new AckGate(connection, this.updateLog, this.config.log);
+      this.gates.set(connection, gate);
+    }
+    gate.expect({ documentName: document.name, update, actorId }, (id) => {
+      this.states.get(document)?.folded.push(id);
+    });
     state.actorId = actorId ?? state.actorId;
   }
 
-  /** The logged update is now part of the in-memory document: the next store may fold it. */
-  async afterHandleMessage({ document, update: frame }: afterHandleMessagePayload<LiveContext>): Promise<void> {
-    const id = this.logged.get(frame);
-    if (id === undefined) return;
-    this.logged.delete(frame);
-    this.states.get(document)?.folded.push(id);
+  /** A frame whose update was not applied (refused, or it threw) leaves nothing armed. */
+  async afterHandleMessage({ connection }: afterHandleMessagePayload<LiveContext>): Promise<void> {
+    this.gates.get(connection)?.disarm();
   }
 
   async onStoreDocument({ document }: onStoreDocumentPayload<LiveContext>): Promise<void> {
@@ -167,5 +181,82 @@ export class Persistence implements Extension<LiveContext> {
   forceNextStore(document: Document): void {
     const state = this.states.get(document);
     if (state) state.force = true;
+  }
+}
+
+type Expected = { row: LogRow; onLogged: (id: number) => void };
+
+/**
+ * Holds a connection's sync acknowledgements until the updates they acknowledge are logged.
+ *
+ * Hocuspocus applies a client's update, lets its broadcast go out, and sends the client a
+ * SyncStatus frame, all through `connection.send`. The gate wraps that one connection's `send`:
+ * the "applied" SyncStatus of an armed frame appends the frame's update to the log and is sent
+ * when the INSERT has committed; every later SyncStatus waits behind the earlier ones, so the
+ * client sees its acknowledgements in order. Other frames (other clients' updates, awareness)
+ * pass at once. If the append fails, the connection is closed without the acknowledgement: the
+ * client keeps the update as unsynced and sends it again after reconnecting, and the in-memory
+ * document still holds it for the next store.
+ */
+class AckGate {
+  private expected: Expected | null = null;
+  /** Settles after every acknowledgement held so far has been sent (or dropped). */
+  private held: Promise<void> = Promise.resolve();
+  private outstanding = 0;
+  private readonly send: (message: Uint8Array) => void;
+  private readonly connection: Connection;
+  private readonly updateLog: UpdateLog;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(connection: Connection, updateLog: UpdateLog, log: FastifyBaseLogger) {
+    this.connection = connection;
+    this.updateLog = updateLog;
+    this.log = log;
+    this.send = connection.send.bind(connection);
+    connection.send = (message: Uint8Array) => this.intercept(message);
+  }
+
+  /** The frame being handled carries `row`: log it when Hocuspocus acknowledges it. */
+  expect(row: LogRow, onLogged: (id: number) => void): void {
+    this.expected = { row, onLogged };
+  }
+
+  disarm(): void {
+    this.expected = null;
+  }
+
+  private intercept(message: Uint8Array): void {
+    const status = syncStatusOf(message);
+    if (!status) return this.send(message);
+    const expected = this.expected;
+    this.expected = null;
+    if (expected && status.applied) return this.holdUntilLogged(message, expected);
+    if (this.outstanding === 0) return this.send(message);
+    this.hold(message, this.held);
+  }
+
+  private holdUntilLogged(message: Uint8Array, { row, onLogged }: Expected): void {
+    const logged = this.updateLog.append(row).then(onLogged);
+    // Not awaited by anyone but the gate: a failure closes the connection here.
+    logged.catch((err: unknown) => {
+      this.log.error(
+        { err, documentName: row.documentName },
+        "could not log a document update; closing the connection",
+      );
+      // Hocuspocus' ResetConnection: the provider reconnects and syncs again.
+      this.connection.close({ code: 4205, reason: "Reset Connection" });
+    });
+    this.hold(message, Promise.all([this.held, logged]));
+  }
+
+  private hold(message: Uint8Array, until: Promise<unknown>): void {
+    this.outstanding += 1;
+    const sent = until.then(
+      () => this.send(message),
+      () => {},
+    );
+    this.held = sent.finally(() => {
+      this.outstanding -= 1;
+    });
   }
 }
