@@ -227,12 +227,11 @@ class AckGate {
 
   private intercept(message: Uint8Array): void {
     const status = syncStatusOf(message);
-    if (!status) return this.send(message);
-    const expected = this.expected;
-    this.expected = null;
-    if (expected && status.applied) return this.holdUntilLogged(message, expected);
-    if (this.outstanding === 0) return this.send(message);
-    this.hold(message, this.held);
+    const expected = status ? this.expected : null;
+    if (status) this.expected = null;
+    if (status?.applied && expected) this.holdUntilLogged(message, expected);
+    else if (status && this.outstanding > 0) this.hold(message, this.held);
+    else this.send(message);
   }
 
   private holdUntilLogged(message: Uint8Array, { row, onLogged }: Expected): void {
