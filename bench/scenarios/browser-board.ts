@@ -13,6 +13,8 @@
  *   and the board are available offline this fails, and is recorded as "not available" (NaN)
  *   instead of failing the run.
  */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { BrowserContext, Page, Response } from "playwright-core";
 import { seededBoard } from "../lib/board.ts";
 import { ensureChromium, launchChromium } from "../lib/chromium.ts";
@@ -197,12 +199,31 @@ export const scenario: Scenario = {
         // ── warm open: a second visit in the same profile (a new tab) ──
         const warmPage = await context.newPage();
         warmPage.on("pageerror", (e) => errors.push(e.message));
+        // --trace-dir=<dir>: a CPU profile and every performance entry of the warm visit, to find
+        // where its time goes (DevTools opens the .cpuprofile; the .json lists marks and files).
+        const traceDir = stringFlag(ctx, "trace-dir", "");
+        const cdp = traceDir ? await context.newCDPSession(warmPage) : null;
+        if (cdp) {
+          await cdp.send("Profiler.enable");
+          await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+          await cdp.send("Profiler.start");
+        }
         const warm = await visitBoard(
           warmPage,
           () => warmPage.goto(boardUrl, { waitUntil: "commit" }),
           timeoutMs,
           30_000,
         );
+        if (cdp) {
+          const { profile } = await cdp.send("Profiler.stop");
+          const entries = await warmPage.evaluate(() =>
+            performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+          );
+          await mkdir(traceDir, { recursive: true });
+          await writeFile(path.join(traceDir, `${layout}-warm.cpuprofile`), JSON.stringify(profile));
+          await writeFile(path.join(traceDir, `${layout}-warm.json`), JSON.stringify({ painted: warm.painted, entries }, null, 1));
+          ctx.log(`${layout}: warm visit traced in ${traceDir}`);
+        }
         out.push(
           fig(`${layout}: warm: first painted board`, warm.painted, "ms", "second visit, same profile"),
           warm.cachedAt === null

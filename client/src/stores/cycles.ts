@@ -8,7 +8,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
-import { loadWithLocalCopy } from "../lib/local-db/meta";
+import { loadWithLocalCopy, writeListsThrough } from "../lib/local-db/meta";
 import { defineStore } from "../lib/store";
 import { getProjectWorkItems, getWorkItem, upsertWorkItems, type WorkItem } from "./work-items";
 
@@ -94,6 +94,13 @@ export const cycles = defineStore(() => ({
 }));
 
 export const cyclesPath = (slug: string, projectId: string) => `/api/workspaces/${slug}/projects/${projectId}/cycles/`;
+
+// A change of the list (created, edited, archived here or by a live event) reaches the local
+// copy at once, so the next visit paints it rather than what the last load saw.
+writeListsThrough(cycles, "byProject", (projectId) => {
+  const entry = cycles.byProject[projectId];
+  return entry?.status === "ready" ? { cycles: entry.list } : null;
+});
 
 const inflight = new Map<string, Promise<void>>();
 

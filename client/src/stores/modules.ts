@@ -8,7 +8,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage, fieldErrors, HTTPError } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
-import { loadWithLocalCopy } from "../lib/local-db/meta";
+import { loadWithLocalCopy, writeListsThrough } from "../lib/local-db/meta";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { getWorkItem, upsertWorkItems, type WorkItem, getProjectWorkItems as workItemsOf } from "./work-items";
@@ -101,6 +101,13 @@ export const modules = defineStore(() => ({
 
 export const modulesPath = (slug: string, projectId: string) =>
   `/api/workspaces/${slug}/projects/${projectId}/modules/`;
+
+// A change of the list (created, edited, archived here or by a live event) reaches the local
+// copy at once, so the next visit paints it rather than what the last load saw.
+writeListsThrough(modules, "byProject", (projectId) => {
+  const entry = modules.byProject[projectId];
+  return entry?.status === "ready" ? { modules: entry.list } : null;
+});
 
 const inflight = new Map<string, Promise<void>>();
 

@@ -8,7 +8,7 @@ import { STATE_GROUPS } from "@tideline/shared";
 import { useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { api } from "../lib/api";
-import { loadWithLocalCopy, readProjectLists } from "../lib/local-db/meta";
+import { loadWithLocalCopy, readProjectLists, writeListsThrough } from "../lib/local-db/meta";
 import { defineStore } from "../lib/store";
 import { mentionablesOf } from "./members";
 
@@ -74,6 +74,15 @@ const inflight = new Map<string, Promise<void>>();
 /** Projects whose meta shows the local database's copy, not yet the server's answer. */
 const fromLocalCopy = new Set<string>();
 const META_LISTS = ["states", "labels", "members", "estimates"] as const;
+
+// A change of the lists (settings actions, state.* / label.* / estimate.* events) reaches the
+// local copy at once, so the next visit paints it rather than what the last load saw.
+writeListsThrough(projectMeta, "byProject", (projectId) => {
+  const meta = projectMeta.byProject[projectId];
+  if (meta?.status !== "ready" || fromLocalCopy.has(projectId)) return null;
+  const { states, labels, members, estimates } = meta;
+  return { states, labels, members, estimates };
+});
 
 /**
  * Show a project's stored meta before its load is asked for (a board reads it ahead, while the

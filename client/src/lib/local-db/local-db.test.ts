@@ -1,5 +1,6 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
+import { proxy } from "valtio";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ProjectState } from "../../stores/project-meta";
 import { type CurrentUser, session } from "../../stores/session";
@@ -7,7 +8,7 @@ import type { WorkItem } from "../../stores/work-items";
 import { resetAllStores } from "../store";
 import { localDatabase, localDb, resetLocalDatabaseForTests } from "./database";
 import { setLocalDbEnabled } from "./flag";
-import { loadWithLocalCopy, readProjectLists } from "./meta";
+import { loadWithLocalCopy, readProjectLists, writeListsThrough } from "./meta";
 import { databaseName, LOCAL_DB_VERSION, type ProjectSyncRecord, syncKey } from "./schema";
 import {
   bindWorkItemCache,
@@ -410,6 +411,31 @@ describe("project metadata", () => {
     await expect(
       loadWithLocalCopy(PROJECT, ["states"], Promise.reject(new Error("offline")), () => undefined),
     ).resolves.toBeUndefined();
+  });
+
+  it("writes a store's lists through after every change in memory, only when they are the server's", async () => {
+    const store = proxy({ byProject: {} as Record<string, { status: "loading" | "ready"; list: State[] }> });
+    const stop = writeListsThrough(store, "byProject", (projectId) => {
+      const entry = store.byProject[projectId];
+      return entry?.status === "ready" ? { states: entry.list } : null;
+    });
+    const storedNames = async () => (await readProjectLists(PROJECT, ["states"]))?.states.map((s) => s.name);
+    try {
+      store.byProject[PROJECT] = { status: "ready", list: [...states] };
+      await vi.waitFor(async () => expect(await storedNames()).toEqual(["Todo"]));
+      // A rename (a live event) and a new state (a settings action) reach the copy.
+      (store.byProject[PROJECT]?.list[0] as State).name = "Backlog";
+      store.byProject[PROJECT]?.list.push({ ...(states[0] as State), id: "s2", name: "Doing", default: false });
+      await vi.waitFor(async () => expect(await storedNames()).toEqual(["Backlog", "Doing"]));
+      // Lists that are not the server's (loading again) are not written.
+      const entry = store.byProject[PROJECT] as { status: "loading" | "ready"; list: State[] };
+      entry.status = "loading";
+      entry.list.splice(0, entry.list.length);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await storedNames()).toEqual(["Backlog", "Doing"]);
+    } finally {
+      stop();
+    }
   });
 });
 

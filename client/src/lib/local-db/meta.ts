@@ -1,9 +1,11 @@
 /**
  * Project metadata in the local database (states, labels, members, estimates, cycles, modules):
- * each list is replaced whole at every server load, and read back to paint before the server
+ * each list is replaced whole at every server load and after every change of it in memory (a
+ * settings action, a live event: `writeListsThrough`), and read back to paint before the server
  * answers on the next visit.
  */
 import type { IDBPDatabase } from "idb";
+import { getVersion, subscribe } from "valtio/vanilla";
 import { abort, type LocalDb, localDatabase, localFailure } from "./database";
 import type { MetaRowTypes, MetaStoreName } from "./schema";
 
@@ -89,4 +91,52 @@ export function loadWithLocalCopy<N extends MetaStoreName>(
       if (!(await local)) throw error;
     },
   );
+}
+
+/** How long changes of a store's lists gather before they are written (one transaction each). */
+const WRITE_THROUGH_DELAY_MS = 100;
+
+/**
+ * Keep the stored lists equal to a store's in-memory ones after every change, not only at the
+ * next server load: a state renamed by a live event, a cycle created here, are in the copy the
+ * next visit paints. `store` is a valtio store with per-project entries under `key`; `listsOf`
+ * gives a project's lists as they should be stored, or null when they are not the server's
+ * (still loading, or only the stored copy itself). Changes gather for 100 ms, and whatever is
+ * pending is written at `pagehide`.
+ */
+export function writeListsThrough<S extends object, N extends MetaStoreName>(
+  store: S,
+  key: keyof S & string,
+  listsOf: (projectId: string) => MetaLists<N> | null,
+): () => void {
+  const changed = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    for (const projectId of changed) {
+      const lists = listsOf(projectId);
+      // Copied as plain data: IndexedDB cannot clone valtio's proxies (the lists are short).
+      if (lists) void storeProjectLists(projectId, JSON.parse(JSON.stringify(lists)) as MetaLists<N>);
+    }
+    changed.clear();
+  };
+  // valtio's change ops are off by default; each entry's version tells which projects changed.
+  const versions = new Map<string, number | undefined>();
+  const unsubscribe = subscribe(store, () => {
+    const entries = store[key] as Record<string, object>;
+    for (const projectId of Object.keys(entries)) {
+      const version = getVersion(entries[projectId]);
+      if (versions.get(projectId) === version) continue;
+      versions.set(projectId, version);
+      changed.add(projectId);
+    }
+    if (changed.size > 0 && !timer) timer = setTimeout(flush, WRITE_THROUGH_DELAY_MS);
+  });
+  if (typeof window !== "undefined") window.addEventListener("pagehide", flush);
+  return () => {
+    unsubscribe();
+    if (typeof window !== "undefined") window.removeEventListener("pagehide", flush);
+    if (timer) clearTimeout(timer);
+  };
 }
