@@ -9,6 +9,7 @@ import { useIsNarrow } from "../../lib/use-media";
 import { fetchFavoriteProjects } from "../../stores/favorites";
 import { adoptProfileTheme } from "../../stores/profile";
 import { fetchProjects } from "../../stores/projects";
+import { scheduleWorkspaceSync } from "../../stores/workspace-lists";
 import { fetchMyWorkspaces, fetchWorkspace, rememberWorkspace, workspaces } from "../../stores/workspaces";
 import { CreateProjectModal } from "./projects/create-project-modal";
 import { Sidebar } from "./sidebar";
@@ -34,18 +35,25 @@ export function WorkspaceLayout() {
 
   useEffect(() => {
     let alive = true;
+    let cancelSync: (() => void) | null = null;
     setFailed(false);
     fetchWorkspace(slug)
       .then((ws) => {
         if (!alive || !ws) return;
         void rememberWorkspace(ws);
-        void fetchProjects(slug).catch(() => undefined);
+        void fetchProjects(slug)
+          .then(() => {
+            // Every project's lists into the local copy, in the background (workspace sync).
+            if (alive) cancelSync = scheduleWorkspaceSync(slug, ws.id);
+          })
+          .catch(() => undefined);
         void fetchFavoriteProjects(slug).catch(() => undefined);
       })
       .catch(() => alive && setFailed(true));
     if (!workspaces.listLoaded) void fetchMyWorkspaces().catch(() => undefined);
     return () => {
       alive = false;
+      cancelSync?.();
     };
   }, [slug]);
 
