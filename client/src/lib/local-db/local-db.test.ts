@@ -413,6 +413,12 @@ describe("project metadata", () => {
     ).resolves.toBeUndefined();
   });
 
+  it("hands a stored list back in the order it was stored, not by key", async () => {
+    const ordered = ["s9", "s1", "s5"].map((id, i) => ({ ...(states[0] as State), id, name: `State ${i}` }));
+    await loadWithLocalCopy(PROJECT, ["states"], Promise.resolve({ states: ordered }), () => undefined);
+    await vi.waitFor(async () => expect((await readProjectLists(PROJECT, ["states"]))?.states).toEqual(ordered));
+  });
+
   it("writes a store's lists through after every change in memory, only when they are the server's", async () => {
     const store = proxy({ byProject: {} as Record<string, { status: "loading" | "ready"; list: State[] }> });
     const stop = writeListsThrough(store, "byProject", (projectId) => {

@@ -16,6 +16,23 @@ const untyped = (db: LocalDb) => db as unknown as IDBPDatabase;
 
 const storedKey = (store: MetaStoreName, projectId: string) => `meta:${store}:${projectId}`;
 
+/**
+ * A row's place in the list it was stored with: an index hands rows back by key, not in the
+ * server's order (cycles by status and date, modules by their sort), and the copy must paint
+ * in the order the server's answer will.
+ */
+const POSITION = "_local_position";
+
+function inStoredOrder<T>(rows: T[]): T[] {
+  const at = (row: T) => ((row as Record<string, unknown>)[POSITION] as number | undefined) ?? 0;
+  return rows
+    .sort((a, b) => at(a) - at(b))
+    .map((row) => {
+      const { [POSITION]: _position, ...rest } = row as Record<string, unknown>;
+      return rest as T;
+    });
+}
+
 /** The project's stored lists, or null unless every one of them was stored (an empty list counts). */
 export async function readProjectLists<N extends MetaStoreName>(
   projectId: string,
@@ -28,7 +45,7 @@ export async function readProjectLists<N extends MetaStoreName>(
     const marks = await Promise.all(stores.map((s) => tx.objectStore("options").get(storedKey(s, projectId))));
     if (marks.some((m) => !m)) return null;
     const lists = await Promise.all(stores.map((s) => tx.objectStore(s).index("project_id").getAll(projectId)));
-    return Object.fromEntries(stores.map((s, i) => [s, lists[i]])) as MetaLists<N>;
+    return Object.fromEntries(stores.map((s, i) => [s, inStoredOrder(lists[i] ?? [])])) as MetaLists<N>;
   } catch {
     localFailure();
     return null;
@@ -48,7 +65,9 @@ export async function storeProjectLists<N extends MetaStoreName>(
     for (const name of stores) {
       const store = tx.objectStore(name);
       for (const key of await store.index("project_id").getAllKeys(projectId)) void store.delete(key);
-      for (const row of lists[name]) void store.put({ ...row, project_id: projectId });
+      for (const [position, row] of lists[name].entries()) {
+        void store.put({ ...row, project_id: projectId, [POSITION]: position });
+      }
       void tx.objectStore("options").put({ key: storedKey(name, projectId), value: true });
     }
     await tx.done;

@@ -78,7 +78,9 @@ export async function syncWorkspaceLists(input: WorkspaceSyncInput): Promise<"sy
     const add = (name: WorkspaceListName, projectId: string, row: unknown) => {
       const entry = byProject.get(projectId);
       // A row of a project the user is not a member of here (left meanwhile) is not stored.
-      if (entry) (entry[name] ??= []).push(row);
+      if (!entry) return;
+      entry[name] ??= [];
+      entry[name].push(row);
     };
     for (const row of lists.states) add("states", row.project_id, row);
     for (const row of lists.labels) add("labels", row.project_id, row);
