@@ -162,6 +162,13 @@ export const scenario: Scenario = {
         await page.getByRole("button", { name: "Filters", exact: true }).click();
         await page.locator(".wi-filter-option").first().waitFor({ timeout: timeoutMs });
         const toggles = ["Urgent", "High", "Urgent", "High", "Medium", "Medium"];
+        const filterTraceDir = stringFlag(ctx, "trace-dir", "");
+        const filterCdp = filterTraceDir ? await context.newCDPSession(page) : null;
+        if (filterCdp) {
+          await filterCdp.send("Profiler.enable");
+          await filterCdp.send("Profiler.setSamplingInterval", { interval: 100 });
+          await filterCdp.send("Profiler.start");
+        }
         const durations: number[] = [];
         const windows: [number, number][] = [];
         for (let i = 0; i < changes; i++) {
@@ -184,6 +191,11 @@ export const scenario: Scenario = {
           await page.waitForTimeout(300);
         }
         const filterTasks = await longTasks(page);
+        if (filterCdp) {
+          const { profile } = await filterCdp.send("Profiler.stop");
+          await mkdir(filterTraceDir, { recursive: true });
+          await writeFile(path.join(filterTraceDir, `${layout}-filter.cpuprofile`), JSON.stringify(profile));
+        }
         out.push(
           fig(`${layout}: filter change → painted, median`, median(durations), "ms", `${changes} changes`),
           fig(`${layout}: filter change → painted, max`, max(durations), "ms"),

@@ -280,8 +280,10 @@ function anyOf(values: readonly string[] | undefined, itemValues: readonly strin
   return itemValues.some((v) => values.includes(v));
 }
 
+/** anyOf for a single value, without building an array per item (the board runs it 10,000 × per change). */
 function oneOf(values: readonly string[] | undefined, itemValue: string | null | undefined): boolean {
-  return anyOf(values, itemValue ? [itemValue] : []);
+  if (!values || values.length === 0) return true;
+  return itemValue ? values.includes(itemValue) : values.includes(NONE_VALUE);
 }
 
 function todayOf(now: Date | string): string {
@@ -305,7 +307,7 @@ export function matchesFilters(issue: FilterableIssue, filters: IssueFilters, no
   if (!oneOf(filters.created_by, issue.created_by)) return false;
   if (!anyOf(filters.labels, issue.label_ids)) return false;
   if (!oneOf(filters.cycle, issue.cycle_id ?? null)) return false;
-  if (!anyOf(filters.module, issue.module_ids ?? [])) return false;
+  if (filters.module?.length && !anyOf(filters.module, issue.module_ids ?? [])) return false;
   if (!oneOf(filters.project, issue.project_id)) return false;
   if (filters.subscriber?.length && !anyOf(filters.subscriber, issue.subscriber_ids ?? [])) return false;
   for (const key of DATE_FILTERS) {
