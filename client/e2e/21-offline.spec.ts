@@ -43,6 +43,33 @@ function localCopyComplete(page: Page, projectId: string): Promise<boolean> {
   }, projectId);
 }
 
+/** Whether the page's local database holds `list` of `projectId` (stored by a load or the workspace sync). */
+function storedList(page: Page, list: string, projectId: string): Promise<boolean> {
+  return page.evaluate(
+    async ([store, id]) => {
+      const name = (await indexedDB.databases()).find((db) => db.name?.startsWith("tideline:local:"))?.name;
+      if (!name) return false;
+      return new Promise<boolean>((resolve) => {
+        const opening = indexedDB.open(name);
+        opening.onerror = () => resolve(false);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const read = db.transaction("options").objectStore("options").get(`meta:${store}:${id}`);
+          read.onsuccess = () => {
+            resolve(Boolean(read.result));
+            db.close();
+          };
+          read.onerror = () => {
+            resolve(false);
+            db.close();
+          };
+        };
+      });
+    },
+    [list, projectId] as const,
+  );
+}
+
 test.describe
   .serial("offline", () => {
     test.describe.configure({ timeout: 120_000 });
@@ -193,5 +220,31 @@ test.describe
       await expect(boardB.cardIn(stateName("started"), "Move me offline")).toBeVisible(LIVE);
       await expect(boardB.card("Renamed offline")).toBeVisible();
       await expect(boardA.card("Bob changed me")).toBeVisible(LIVE);
+    });
+
+    test("the workspace sync stores a project never opened here: its cycles paint before the server answers", async () => {
+      const other = await apiA.post<{ id: string }>(`/api/workspaces/${f.slug}/projects/`, {
+        name: "Never Opened",
+        identifier: "NO",
+      });
+      await apiA.post(`/api/workspaces/${f.slug}/projects/${other.id}/cycles/`, { name: "Synced ahead" });
+      // A new visit of the workspace: its sync runs once the page is idle, a few seconds in. The
+      // 5-second lock of an earlier visit is cleared so that this one does not depend on timing.
+      await pageA.evaluate(() => {
+        for (const key of Object.keys(localStorage))
+          if (key.startsWith("tideline:local-db:workspace-sync:")) localStorage.removeItem(key);
+      });
+      await boardA.open(f.slug, f.projectId);
+      await expect.poll(() => storedList(pageA, "cycles", other.id), LIVE).toBe(true);
+      expect(await storedList(pageA, "states", other.id)).toBe(true);
+
+      // The cycles call of that project is held: the list can only come from the local copy.
+      const held: Route[] = [];
+      await pageA.route(`**/api/workspaces/${f.slug}/projects/${other.id}/cycles/**`, (route) => held.push(route));
+      await pageA.goto(`/${f.slug}/projects/${other.id}/cycles/?tab=all`);
+      await expect(pageA.getByTestId("cycle-row").filter({ hasText: "Synced ahead" })).toBeVisible(LIVE);
+      expect(held.length).toBeGreaterThan(0);
+      await pageA.unroute(`**/api/workspaces/${f.slug}/projects/${other.id}/cycles/**`);
+      for (const route of held) await route.continue().catch(() => undefined);
     });
   });
