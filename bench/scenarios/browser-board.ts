@@ -13,7 +13,7 @@
  *   and the board are available offline this fails, and is recorded as "not available" (NaN)
  *   instead of failing the run.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BrowserContext, Page, Response } from "playwright-core";
 import { seededBoard } from "../lib/board.ts";
@@ -118,6 +118,9 @@ export const scenario: Scenario = {
     // Before the build and the seeding: a missing browser is found (or installed) first.
     await ensureChromium(ctx);
     const clientDist = await buildClient(ctx);
+    // With --trace-dir, keep the build the profiles were taken on (its source maps name the frames).
+    const traceRoot = stringFlag(ctx, "trace-dir", "");
+    if (traceRoot) await cp(clientDist, path.join(traceRoot, "dist"), { recursive: true });
     const board = await seededBoard(ctx, {
       label: "browser",
       port,

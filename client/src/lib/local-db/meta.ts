@@ -7,6 +7,7 @@
 import type { IDBPDatabase } from "idb";
 import { getVersion, subscribe } from "valtio/vanilla";
 import { abort, type LocalDb, localDatabase, localFailure } from "./database";
+import { takePreloadedLists } from "./preload";
 import type { MetaRowTypes, MetaStoreName } from "./schema";
 
 export type MetaLists<N extends MetaStoreName> = { [K in N]: MetaRowTypes[K][] };
@@ -38,6 +39,11 @@ export async function readProjectLists<N extends MetaStoreName>(
   projectId: string,
   stores: readonly N[],
 ): Promise<MetaLists<N> | null> {
+  // Read before the app loaded (public/preload-local.js), when usable.
+  const preloaded = await takePreloadedLists(projectId, stores);
+  if (preloaded) {
+    return Object.fromEntries(stores.map((s) => [s, inStoredOrder(preloaded[s] ?? [])])) as MetaLists<N>;
+  }
   const db = await localDatabase();
   if (!db) return null;
   try {

@@ -69,3 +69,18 @@ export const META_STORES: readonly MetaStoreName[] = ["states", "labels", "membe
 export const ALL_STORES = ["issues", "snapshots", ...META_STORES, "options"] as const;
 
 export const syncKey = (projectId: string) => `sync:${projectId}`;
+
+/** Where public/preload-local.js leaves the copy it read before the app loaded (lib/local-db/preload.ts). */
+export const PRELOAD_GLOBAL = "__tidelineLocalPreload";
+
+/** What public/preload-local.js read: one transaction of the project's sync record, snapshot and stored lists. */
+export type PreloadedCopy = {
+  dbName: string;
+  projectId: string;
+  /** options.version: a copy of another version is not used (the app clears it at open). */
+  version: unknown;
+  record: ProjectSyncRecord | null;
+  snapshot: ProjectSnapshot | null;
+  /** The lists stored for the project (those whose `meta:` mark is there), in key order. */
+  lists: Partial<Record<MetaStoreName, unknown[]>>;
+};

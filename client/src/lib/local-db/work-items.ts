@@ -7,6 +7,7 @@ import type { IDBPTransaction } from "idb";
 import type { WorkItem } from "../../stores/work-items";
 import { onStoresReset } from "../store";
 import { abort, type LocalDb, localDatabase, localFailure } from "./database";
+import { takePreloadedItems } from "./preload";
 import { type LocalSchema, type ProjectSnapshot, type ProjectSyncRecord, syncKey } from "./schema";
 
 /** calls-errors-sync §9: sync pages of 500, inserted in batches of 50. */
@@ -29,6 +30,15 @@ export type StoredProject = { items: WorkItem[]; sync: ProjectSyncRecord };
  * rows), otherwise from the rows.
  */
 export async function readStoredProject(projectId: string): Promise<StoredProject | null> {
+  // Read before the app loaded (public/preload-local.js): the same transaction, taken if it is usable.
+  const preloaded = await takePreloadedItems(projectId);
+  if (preloaded?.record?.complete && preloaded.snapshot?.stamp === preloaded.record.stamp) {
+    // Opened (and its version checked) for the writes that follow, without waiting for it here.
+    void localDatabase();
+    performance.mark("tideline:local-db:snapshot-read");
+    const { record, snapshot } = preloaded;
+    return { items: snapshot.chunks.flatMap((chunk) => JSON.parse(chunk) as WorkItem[]), sync: record };
+  }
   const db = await localDatabase();
   if (!db) return null;
   performance.mark("tideline:local-db:opened");

@@ -1,0 +1,52 @@
+/**
+ * The copy public/preload-local.js read while the app was downloading: handed to the first reads of a
+ * board (its work items, its metadata lists) when it is the signed-in user's copy, of this
+ * version, of that project, and the local database is on; each part is taken once (later reads
+ * go to the database, which may have changed since).
+ */
+import { session } from "../../stores/session";
+import { isLocalDbEnabled } from "./flag";
+import { databaseName, LOCAL_DB_VERSION, type MetaStoreName, PRELOAD_GLOBAL, type PreloadedCopy } from "./schema";
+
+type Preload = { projectId: string; copy: Promise<PreloadedCopy | null> };
+
+const taken = new Set<string>();
+
+function preloadFor(projectId: string): Preload | null {
+  const preload = (globalThis as Record<string, unknown>)[PRELOAD_GLOBAL] as Preload | undefined;
+  return preload?.projectId === projectId ? preload : null;
+}
+
+async function usableCopy(projectId: string, part: string): Promise<PreloadedCopy | null> {
+  const preload = preloadFor(projectId);
+  if (!preload || taken.has(part)) return null;
+  taken.add(part);
+  const copy = await preload.copy;
+  const userId = session.user?.id;
+  if (!copy || !userId || !isLocalDbEnabled()) return null;
+  if (copy.dbName !== databaseName(userId) || copy.version !== LOCAL_DB_VERSION) return null;
+  return copy;
+}
+
+/** The project's preloaded sync record and snapshot, or null (none, taken, or not usable). */
+export async function takePreloadedItems(
+  projectId: string,
+): Promise<Pick<PreloadedCopy, "record" | "snapshot"> | null> {
+  const copy = await usableCopy(projectId, "items");
+  return copy ? { record: copy.record, snapshot: copy.snapshot } : null;
+}
+
+/** The project's preloaded lists `stores`, or null unless every one of them was stored. */
+export async function takePreloadedLists(
+  projectId: string,
+  stores: readonly MetaStoreName[],
+): Promise<Partial<Record<MetaStoreName, unknown[]>> | null> {
+  const copy = await usableCopy(projectId, `lists:${[...stores].sort().join(",")}`);
+  if (!copy || stores.some((s) => !copy.lists[s])) return null;
+  return copy.lists;
+}
+
+/** For tests: forget what was taken. */
+export function resetPreloadForTests(): void {
+  taken.clear();
+}
