@@ -8,7 +8,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
-import { loadWithLocalCopy, writeListsThrough } from "../lib/local-db/meta";
+import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/meta";
 import { defineStore } from "../lib/store";
 import { getProjectWorkItems, getWorkItem, upsertWorkItems, type WorkItem } from "./work-items";
 
@@ -120,6 +120,9 @@ export function loadCycles(slug: string, projectId: string, force = false): Prom
       .json<Cycle[]>()
       .then((list) => ({ cycles: list })),
     (lists) => {
+      // The same list again (the server confirming the stored copy): keep what is shown.
+      const shown = cycles.byProject[projectId];
+      if (shown?.status === "ready" && sameRows(shown.list, lists.cycles)) return;
       cycles.byProject[projectId] = { status: "ready", list: lists.cycles };
     },
     !current,

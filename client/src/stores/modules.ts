@@ -8,7 +8,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage, fieldErrors, HTTPError } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
-import { loadWithLocalCopy, writeListsThrough } from "../lib/local-db/meta";
+import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/meta";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { getWorkItem, upsertWorkItems, type WorkItem, getProjectWorkItems as workItemsOf } from "./work-items";
@@ -127,6 +127,9 @@ export function loadModules(slug: string, projectId: string, force = false): Pro
       .json<Module[]>()
       .then((list) => ({ modules: list })),
     (lists) => {
+      // The same list again (the server confirming the stored copy): keep what is shown.
+      const shown = modules.byProject[projectId];
+      if (shown?.status === "ready" && sameRows(shown.list, lists.modules)) return;
       modules.byProject[projectId] = { status: "ready", list: lists.modules };
     },
     !current,

@@ -8,7 +8,7 @@ import { STATE_GROUPS } from "@tideline/shared";
 import { useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { api } from "../lib/api";
-import { loadWithLocalCopy, readProjectLists, writeListsThrough } from "../lib/local-db/meta";
+import { loadWithLocalCopy, readProjectLists, sameRows, writeListsThrough } from "../lib/local-db/meta";
 import { defineStore } from "../lib/store";
 import { mentionablesOf } from "./members";
 
@@ -103,6 +103,15 @@ export function prefetchProjectMeta(projectId: string): void {
   });
 }
 
+function sameMeta(a: Omit<ProjectMeta, "status">, b: Omit<ProjectMeta, "status">): boolean {
+  return (
+    sameRows(a.states, b.states) &&
+    sameRows(a.labels, b.labels) &&
+    sameRows(a.members, b.members) &&
+    sameRows(a.estimates, b.estimates)
+  );
+}
+
 /** States ordered as the product shows them: by group (fixed order), then position. */
 export function sortStates(states: readonly ProjectState[]): ProjectState[] {
   const groupIndex = (g: StateGroup) => STATE_GROUPS.indexOf(g);
@@ -138,13 +147,12 @@ export function loadProjectMeta(slug: string, projectId: string, force = false):
       return lists;
     }),
     ({ states, labels, members, estimates }) => {
-      projectMeta.byProject[projectId] = {
-        status: "ready",
-        states: sortStates(states),
-        labels: sortLabels(labels),
-        members,
-        estimates,
-      };
+      const next = { states: sortStates(states), labels: sortLabels(labels), members, estimates };
+      // The same lists again (the server confirming the stored copy): keep what is shown, so
+      // nothing downstream (the board's lookups, its sort and grouping) is computed again.
+      const shown = projectMeta.byProject[projectId];
+      if (shown?.status === "ready" && sameMeta(shown, next)) return;
+      projectMeta.byProject[projectId] = { status: "ready", ...next };
     },
     !existing || copyShown,
   )

@@ -23,15 +23,27 @@ const storedKey = (store: MetaStoreName, projectId: string) => `meta:${store}:${
  * in the order the server's answer will.
  */
 const POSITION = "_local_position";
+/** Set on a row whose project_id was added for the index (members, estimates): removed on read. */
+const ADDED_PROJECT_ID = "_local_project_id";
 
+/**
+ * Rows as the server gave them: in the stored order, without what storing added. A copy then
+ * equals the server's answer when nothing changed, so a store can keep what it shows.
+ */
 function inStoredOrder<T>(rows: T[]): T[] {
   const at = (row: T) => ((row as Record<string, unknown>)[POSITION] as number | undefined) ?? 0;
   return rows
     .sort((a, b) => at(a) - at(b))
     .map((row) => {
-      const { [POSITION]: _position, ...rest } = row as Record<string, unknown>;
+      const { [POSITION]: _position, [ADDED_PROJECT_ID]: added, ...rest } = row as Record<string, unknown>;
+      if (added) delete rest.project_id;
       return rest as T;
     });
+}
+
+/** Whether two lists hold the same rows (small lists: their JSON is compared). */
+export function sameRows(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The project's stored lists, or null unless every one of them was stored (an empty list counts). */
@@ -72,7 +84,8 @@ export async function storeProjectLists<N extends MetaStoreName>(
       const store = tx.objectStore(name);
       for (const key of await store.index("project_id").getAllKeys(projectId)) void store.delete(key);
       for (const [position, row] of lists[name].entries()) {
-        void store.put({ ...row, project_id: projectId, [POSITION]: position });
+        const added = !("project_id" in (row as object)) ? { [ADDED_PROJECT_ID]: true } : {};
+        void store.put({ ...row, project_id: projectId, [POSITION]: position, ...added });
       }
       void tx.objectStore("options").put({ key: storedKey(name, projectId), value: true });
     }
