@@ -229,6 +229,17 @@ export const scenario: Scenario = {
           timeoutMs,
           30_000,
         );
+        const marksDir = stringFlag(ctx, "marks-dir", "");
+        if (marksDir) {
+          const entries = await warmPage.evaluate(() => [
+            ...performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+            ...Object.entries(performance.getEntriesByType("navigation")[0]?.toJSON() ?? {})
+              .filter(([, v]) => typeof v === "number" && v > 0)
+              .map(([k, v]) => ({ type: "mark", name: `nav:${k}`, start: v as number, duration: 0 })),
+          ]);
+          await mkdir(marksDir, { recursive: true });
+          await writeFile(path.join(marksDir, `${layout}-warm.json`), JSON.stringify({ painted: warm.painted, entries }, null, 1));
+        }
         if (cdp) {
           const { profile } = await cdp.send("Profiler.stop");
           const entries = await warmPage.evaluate(() =>
@@ -268,6 +279,16 @@ export const scenario: Scenario = {
             offlineTimeoutMs,
             0,
           );
+          const offlineMarksDir = stringFlag(ctx, "marks-dir", "");
+          if (offlineMarksDir) {
+            const entries = await warmPage.evaluate(() =>
+              performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+            );
+            await writeFile(
+              path.join(offlineMarksDir, `${layout}-offline.json`),
+              JSON.stringify({ painted: offline.painted, entries }, null, 1),
+            );
+          }
           out.push(
             fig(`${layout}: offline: first painted board`, offline.painted, "ms", "reload with the network off"),
             fig(`${layout}: offline: longest task during load`, longestIn(offline.tasks, 0, offline.painted), "ms"),

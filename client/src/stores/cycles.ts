@@ -9,7 +9,9 @@ import { useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
 import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/meta";
+import { firstPaintDone } from "../lib/offline/last-answers";
 import { defineStore } from "../lib/store";
+import { metaFromLocalCopy } from "./project-meta";
 import { getProjectWorkItems, getWorkItem, upsertWorkItems, type WorkItem } from "./work-items";
 
 /** A cycle as the API presents it (live-server/src/routes/cycles/presenter.ts). */
@@ -115,9 +117,9 @@ export function loadCycles(slug: string, projectId: string, force = false): Prom
   const promise = loadWithLocalCopy(
     projectId,
     ["cycles"],
-    api
-      .get(cyclesPath(slug, projectId))
-      .json<Cycle[]>()
+    // A project painted from its local copy asks the server once the board has painted.
+    (metaFromLocalCopy(projectId) ? firstPaintDone() : Promise.resolve())
+      .then(() => api.get(cyclesPath(slug, projectId)).json<Cycle[]>())
       .then((list) => ({ cycles: list })),
     (lists) => {
       // The same list again (the server confirming the stored copy): keep what is shown.

@@ -9,8 +9,10 @@ import { useSnapshot } from "valtio";
 import { api, errorMessage, fieldErrors, HTTPError } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
 import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/meta";
+import { firstPaintDone } from "../lib/offline/last-answers";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
+import { metaFromLocalCopy } from "./project-meta";
 import { getWorkItem, upsertWorkItems, type WorkItem, getProjectWorkItems as workItemsOf } from "./work-items";
 
 /** A module as the API presents it (live-server/src/routes/modules/presenter.ts). */
@@ -122,9 +124,9 @@ export function loadModules(slug: string, projectId: string, force = false): Pro
   const promise = loadWithLocalCopy(
     projectId,
     ["modules"],
-    api
-      .get(modulesPath(slug, projectId))
-      .json<Module[]>()
+    // A project painted from its local copy asks the server once the board has painted.
+    (metaFromLocalCopy(projectId) ? firstPaintDone() : Promise.resolve())
+      .then(() => api.get(modulesPath(slug, projectId)).json<Module[]>())
       .then((list) => ({ modules: list })),
     (lists) => {
       // The same list again (the server confirming the stored copy): keep what is shown.

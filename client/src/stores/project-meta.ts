@@ -9,6 +9,7 @@ import { useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { api } from "../lib/api";
 import { loadWithLocalCopy, readProjectLists, sameRows, writeListsThrough } from "../lib/local-db/meta";
+import { firstPaintDone } from "../lib/offline/last-answers";
 import { defineStore } from "../lib/store";
 import { mentionablesOf } from "./members";
 
@@ -93,6 +94,7 @@ export function prefetchProjectMeta(projectId: string): void {
   void readProjectLists(projectId, META_LISTS).then((lists) => {
     if (!lists || projectMeta.byProject[projectId]) return;
     fromLocalCopy.add(projectId);
+    performance.mark("tideline:project-meta:copy-applied");
     projectMeta.byProject[projectId] = {
       status: "ready",
       states: sortStates(lists.states),
@@ -122,6 +124,11 @@ export function sortLabels(labels: readonly ProjectLabel[]): ProjectLabel[] {
   return [...labels].sort((a, b) => a.sort_order - b.sort_order || a.name.localeCompare(b.name));
 }
 
+/** Whether the project's metadata on screen is the local copy's (the server not asked yet). */
+export function metaFromLocalCopy(projectId: string): boolean {
+  return fromLocalCopy.has(projectId);
+}
+
 /** Load (or reload with `force`) a project's states, labels, members and estimates. */
 export function loadProjectMeta(slug: string, projectId: string, force = false): Promise<void> {
   const existing = projectMeta.byProject[projectId];
@@ -132,12 +139,17 @@ export function loadProjectMeta(slug: string, projectId: string, force = false):
   if (!existing)
     projectMeta.byProject[projectId] = { status: "loading", states: [], labels: [], members: [], estimates: [] };
   const base = `/api/workspaces/${slug}/projects/${projectId}`;
-  const fromServer = Promise.all([
-    api.get(`${base}/states/`).json<ProjectState[]>(),
-    api.get(`${base}/issue-labels/`).json<ProjectLabel[]>(),
-    api.get(`${base}/members/`).json<ProjectMember[]>(),
-    api.get(`${base}/estimates/`).json<Estimate[]>(),
-  ]).then(([states, labels, members, estimates]) => ({ states, labels, members, estimates }));
+  // Shown from the local copy already: the server is asked once the board has painted.
+  const fromServer = (copyShown ? firstPaintDone() : Promise.resolve())
+    .then(() =>
+      Promise.all([
+        api.get(`${base}/states/`).json<ProjectState[]>(),
+        api.get(`${base}/issue-labels/`).json<ProjectLabel[]>(),
+        api.get(`${base}/members/`).json<ProjectMember[]>(),
+        api.get(`${base}/estimates/`).json<Estimate[]>(),
+      ]),
+    )
+    .then(([states, labels, members, estimates]) => ({ states, labels, members, estimates }));
   // The local database's copy paints first when there is one; the server's answer replaces it.
   const promise = loadWithLocalCopy(
     projectId,
@@ -153,6 +165,7 @@ export function loadProjectMeta(slug: string, projectId: string, force = false):
       const shown = projectMeta.byProject[projectId];
       if (shown?.status === "ready" && sameMeta(shown, next)) return;
       projectMeta.byProject[projectId] = { status: "ready", ...next };
+      performance.mark("tideline:project-meta:applied");
     },
     !existing || copyShown,
   )

@@ -161,6 +161,7 @@ export function loadWorkItemView(slug: string, viewKey: string): Promise<void> {
       // A change made while loading wins: it is already queued for saving.
       if (queued.has(viewKey)) return;
       workItemView.byKey[viewKey] = fromAnswer(answer);
+      performance.mark("tideline:work-item-view:loaded");
     })
     .catch((error: unknown) => {
       const view = workItemView.byKey[viewKey];

@@ -27,6 +27,7 @@ import {
   trackProject,
 } from "../lib/local-db/work-items";
 import { outbox } from "../lib/offline/app-outbox";
+import { afterFirstPaint } from "../lib/offline/last-answers";
 import { isNoAnswer } from "../lib/offline/outbox";
 import { workItemCreateEntry, workItemUpdateEntry } from "../lib/offline/work-item-entries";
 import { defineStore, onStoresReset } from "../lib/store";
@@ -412,8 +413,9 @@ export function loadProjectWorkItems(slug: string, projectId: string, options: {
     })
     .finally(() => {
       loading.delete(projectId);
-      // Behind the painted local copy: what changed on the server since it was stored.
-      if (fromLocalCopy) refreshProject(slug, projectId).catch(() => undefined);
+      // Behind the painted local copy: what changed on the server since it was stored, asked
+      // once the board has painted (lib/offline/last-answers.ts afterFirstPaint).
+      if (fromLocalCopy) afterFirstPaint(() => void refreshProject(slug, projectId).catch(() => undefined));
     });
   loading.set(projectId, promise);
   return promise;
