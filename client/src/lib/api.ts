@@ -4,7 +4,7 @@
  * next_path, so the user comes back to the same page afterwards.
  */
 import ky, { HTTPError, NetworkError, TimeoutError } from "ky";
-import { fetchWithLastAnswers } from "./offline/last-answers";
+import { fetchWithLastAnswers, forgetKeptAnswers } from "./offline/last-answers";
 
 export type ApiErrorBody = {
   error?: string;
@@ -32,7 +32,8 @@ export const api = ky.create({
     afterResponse: [
       ({ request, response }) => {
         if (response.status === 401 && !QUIET_401.has(new URL(request.url).pathname)) {
-          window.location.assign(signInPathFor());
+          const signIn = signInPathFor();
+          void forgetKeptAnswers().then(() => window.location.assign(signIn));
         }
       },
     ],

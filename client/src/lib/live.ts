@@ -24,6 +24,7 @@ import { proxy } from "valtio";
 import * as Y from "yjs";
 import { signInPathFor } from "./api.ts";
 import { LiveChannelSync } from "./live-board-events.ts";
+import { forgetKeptAnswers } from "./offline/last-answers.ts";
 
 export type ConnectionStatus = "connecting" | "connected" | "offline";
 
@@ -38,7 +39,8 @@ function sessionEnded(): void {
   sessionOver = true;
   connectionState.status = "offline";
   socket?.disconnect();
-  window.location.assign(signInPathFor());
+  const signIn = signInPathFor();
+  void forgetKeptAnswers().then(() => window.location.assign(signIn));
 }
 
 /** Whether a refusal or close reason means the session is gone. */

@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchWithLastAnswers, isKeptRead } from "./last-answers";
+import { fetchWithLastAnswers, forgetKeptAnswers, isKeptRead } from "./last-answers";
 
 const ORIGIN = "http://app.test";
 let network: "up" | "down" = "up";
@@ -82,6 +82,15 @@ describe("last answers of the start-up reads", () => {
     answers["/api/users/me/"] = { status: 401, body: { error: "Authentication required" } };
     await read("/api/users/me/");
     await settle();
+    network = "down";
+    await expect(read("/api/instances/")).rejects.toThrow(TypeError);
+  });
+
+  it("going to sign-in after a session ended elsewhere (the live layer's 4401) forgets every kept answer", async () => {
+    answers["/api/instances/"] = { status: 200, body: { instance: {} } };
+    await read("/api/instances/");
+    await settle();
+    await forgetKeptAnswers();
     network = "down";
     await expect(read("/api/instances/")).rejects.toThrow(TypeError);
   });

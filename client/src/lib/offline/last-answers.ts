@@ -19,6 +19,8 @@
 import { type IDBPDatabase, openDB } from "idb";
 
 const DATABASE = "tideline:last-answers";
+/** The read that says who is signed in. */
+const SESSION_READ = "/api/users/me/";
 
 /** The reads a board needs before its own data (pathname only). */
 const KEPT = [
@@ -67,6 +69,17 @@ async function keep(key: string, response: Response): Promise<void> {
 async function forgetAll(): Promise<void> {
   const db = await database();
   await db.clear("answers");
+}
+
+/**
+ * The session ended (a 401, the live layer's `unauthorized`): forget every kept answer before
+ * going to sign-in, so the next page does not start from the ended session's. Waits at most
+ * 500 ms: going to sign-in must not hang on a busy database.
+ */
+export function forgetKeptAnswers(): Promise<void> {
+  if (typeof indexedDB === "undefined") return Promise.resolve();
+  const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, 500));
+  return Promise.race([forgetAll().catch(() => undefined), gaveUp]);
 }
 
 async function lastAnswer(key: string): Promise<Answer | undefined> {
@@ -184,7 +197,9 @@ export async function fetchWithLastAnswers(input: RequestInfo | URL, init?: Requ
     if (kept) {
       // A request of its own: the caller's (with ky's timeout signal) is done with by then.
       const check = new Request(request.url, { headers: request.headers, credentials: request.credentials });
-      afterFirstPaint(() => void revalidate(check, key, url.pathname, kept));
+      // Who am I is checked at once: an ended session must not wait for a paint to go to sign-in.
+      if (url.pathname === SESSION_READ) void revalidate(check, key, url.pathname, kept);
+      else afterFirstPaint(() => void revalidate(check, key, url.pathname, kept));
       return new Response(kept.body, { status: 200, headers: { "content-type": kept.type, "x-tideline-kept": "1" } });
     }
   }
