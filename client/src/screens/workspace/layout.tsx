@@ -37,17 +37,22 @@ export function WorkspaceLayout() {
     let alive = true;
     let cancelSync: (() => void) | null = null;
     setFailed(false);
+    // The sidebar's lists are asked with the workspace, not after it: a board waits for the
+    // projects list (is the user a member?), and one hop less is one kept answer sooner at start.
+    // A workspace the user can't see answers 404 to them too, and the screen says "not found".
+    const projectList = fetchProjects(slug);
+    projectList.catch(() => undefined);
+    void fetchFavoriteProjects(slug).catch(() => undefined);
     fetchWorkspace(slug)
       .then((ws) => {
         if (!alive || !ws) return;
         void rememberWorkspace(ws);
-        void fetchProjects(slug)
+        projectList
           .then(() => {
             // Every project's lists into the local copy, in the background (workspace sync).
             if (alive) cancelSync = scheduleWorkspaceSync(slug, ws.id);
           })
           .catch(() => undefined);
-        void fetchFavoriteProjects(slug).catch(() => undefined);
       })
       .catch(() => alive && setFailed(true));
     if (!workspaces.listLoaded) void fetchMyWorkspaces().catch(() => undefined);
