@@ -9,7 +9,7 @@ import { useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
 import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/meta";
-import { firstPaintDone } from "../lib/offline/last-answers";
+import { serverAfterCopy } from "../lib/local-db/preload";
 import { defineStore } from "../lib/store";
 import { metaFromLocalCopy } from "./project-meta";
 import { getProjectWorkItems, getWorkItem, upsertWorkItems, type WorkItem } from "./work-items";
@@ -117,8 +117,8 @@ export function loadCycles(slug: string, projectId: string, force = false): Prom
   const promise = loadWithLocalCopy(
     projectId,
     ["cycles"],
-    // A project painted from its local copy asks the server once the board has painted.
-    (metaFromLocalCopy(projectId) ? firstPaintDone() : Promise.resolve())
+    // A list shown (or about to be) from the local copy: the server is asked once the board has painted.
+    serverAfterCopy(projectId, ["cycles"], metaFromLocalCopy(projectId))
       .then(() => api.get(cyclesPath(slug, projectId)).json<Cycle[]>())
       .then((list) => ({ cycles: list })),
     (lists) => {

@@ -9,7 +9,7 @@ import { useSnapshot } from "valtio";
 import { api, errorMessage, fieldErrors, HTTPError } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
 import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/meta";
-import { firstPaintDone } from "../lib/offline/last-answers";
+import { serverAfterCopy } from "../lib/local-db/preload";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 import { metaFromLocalCopy } from "./project-meta";
@@ -124,8 +124,8 @@ export function loadModules(slug: string, projectId: string, force = false): Pro
   const promise = loadWithLocalCopy(
     projectId,
     ["modules"],
-    // A project painted from its local copy asks the server once the board has painted.
-    (metaFromLocalCopy(projectId) ? firstPaintDone() : Promise.resolve())
+    // A list shown (or about to be) from the local copy: the server is asked once the board has painted.
+    serverAfterCopy(projectId, ["modules"], metaFromLocalCopy(projectId))
       .then(() => api.get(modulesPath(slug, projectId)).json<Module[]>())
       .then((list) => ({ modules: list })),
     (lists) => {

@@ -9,7 +9,7 @@ import { useMemo } from "react";
 import { useSnapshot } from "valtio";
 import { api } from "../lib/api";
 import { loadWithLocalCopy, readProjectLists, sameRows, writeListsThrough } from "../lib/local-db/meta";
-import { firstPaintDone } from "../lib/offline/last-answers";
+import { serverAfterCopy } from "../lib/local-db/preload";
 import { defineStore } from "../lib/store";
 import { mentionablesOf } from "./members";
 
@@ -75,6 +75,9 @@ const inflight = new Map<string, Promise<void>>();
 /** Projects whose meta shows the local database's copy, not yet the server's answer. */
 const fromLocalCopy = new Set<string>();
 const META_LISTS = ["states", "labels", "members", "estimates"] as const;
+type MetaCopy = Awaited<ReturnType<typeof readProjectLists<(typeof META_LISTS)[number]>>>;
+/** Copies read ahead by prefetchProjectMeta: the load that follows uses the same read. */
+const prefetched = new Map<string, Promise<MetaCopy>>();
 
 // A change of the lists (settings actions, state.* / label.* / estimate.* events) reaches the
 // local copy at once, so the next visit paints it rather than what the last load saw.
@@ -90,8 +93,10 @@ writeListsThrough(projectMeta, "byProject", (projectId) => {
  * server is still asked whether the user is a member); the load then replaces it.
  */
 export function prefetchProjectMeta(projectId: string): void {
-  if (projectMeta.byProject[projectId]) return;
-  void readProjectLists(projectId, META_LISTS).then((lists) => {
+  if (projectMeta.byProject[projectId] || prefetched.has(projectId)) return;
+  const reading = readProjectLists(projectId, META_LISTS);
+  prefetched.set(projectId, reading);
+  void reading.then((lists) => {
     if (!lists || projectMeta.byProject[projectId]) return;
     fromLocalCopy.add(projectId);
     performance.mark("tideline:project-meta:copy-applied");
@@ -124,6 +129,12 @@ export function sortLabels(labels: readonly ProjectLabel[]): ProjectLabel[] {
   return [...labels].sort((a, b) => a.sort_order - b.sort_order || a.name.localeCompare(b.name));
 }
 
+function takePrefetched(projectId: string): Promise<MetaCopy> | undefined {
+  const reading = prefetched.get(projectId);
+  prefetched.delete(projectId);
+  return reading;
+}
+
 /** Whether the project's metadata on screen is the local copy's (the server not asked yet). */
 export function metaFromLocalCopy(projectId: string): boolean {
   return fromLocalCopy.has(projectId);
@@ -139,8 +150,8 @@ export function loadProjectMeta(slug: string, projectId: string, force = false):
   if (!existing)
     projectMeta.byProject[projectId] = { status: "loading", states: [], labels: [], members: [], estimates: [] };
   const base = `/api/workspaces/${slug}/projects/${projectId}`;
-  // Shown from the local copy already: the server is asked once the board has painted.
-  const fromServer = (copyShown ? firstPaintDone() : Promise.resolve())
+  // Shown (or about to be) from the local copy: the server is asked once the board has painted.
+  const fromServer = serverAfterCopy(projectId, META_LISTS, copyShown)
     .then(() =>
       Promise.all([
         api.get(`${base}/states/`).json<ProjectState[]>(),
@@ -167,7 +178,8 @@ export function loadProjectMeta(slug: string, projectId: string, force = false):
       projectMeta.byProject[projectId] = { status: "ready", ...next };
       performance.mark("tideline:project-meta:applied");
     },
-    !existing || copyShown,
+    // The copy read ahead (prefetch) when there is one, rather than a second read.
+    !existing || copyShown ? (takePrefetched(projectId) ?? true) : false,
   )
     .catch((error: unknown) => {
       const meta = projectMeta.byProject[projectId];

@@ -101,17 +101,20 @@ export async function storeProjectLists<N extends MetaStoreName>(
  * server, then with the server's answer, which is stored. Resolves at the server's answer; when
  * the server fails after the copy was applied, the screen keeps working from the copy and this
  * resolves all the same (a failure is rethrown only when there was nothing to show). A forced
- * reload (`readCopy` false: the lists just changed) skips the copy.
+ * reload (`readCopy` false: the lists just changed) skips the copy; a copy already being read
+ * (read ahead) can be given instead of `true`.
  */
 export function loadWithLocalCopy<N extends MetaStoreName>(
   projectId: string,
   stores: readonly N[],
   fromServer: Promise<MetaLists<N>>,
   apply: (lists: MetaLists<N>) => void,
-  readCopy = true,
+  readCopy: boolean | Promise<MetaLists<N> | null> = true,
 ): Promise<void> {
   let answered = false;
-  const local = (readCopy ? readProjectLists(projectId, stores) : Promise.resolve(null)).then((lists) => {
+  const copy =
+    readCopy === true ? readProjectLists(projectId, stores) : readCopy === false ? Promise.resolve(null) : readCopy;
+  const local = copy.then((lists) => {
     if (!lists || answered) return false;
     apply(lists);
     return true;

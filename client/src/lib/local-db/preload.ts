@@ -5,6 +5,7 @@
  * go to the database, which may have changed since).
  */
 import { session } from "../../stores/session";
+import { firstPaintDone } from "../offline/last-answers";
 import { isLocalDbEnabled } from "./flag";
 import { databaseName, LOCAL_DB_VERSION, type MetaStoreName, PRELOAD_GLOBAL, type PreloadedCopy } from "./schema";
 
@@ -49,4 +50,21 @@ export async function takePreloadedLists(
 /** For tests: forget what was taken. */
 export function resetPreloadForTests(): void {
   taken.clear();
+}
+
+/**
+ * Whether the preload found every list of `stores` stored for the project (without taking it):
+ * a screen that will paint them from the copy can ask the server after its first paint.
+ */
+export async function preloadHasLists(projectId: string, stores: readonly MetaStoreName[]): Promise<boolean> {
+  const preload = preloadFor(projectId);
+  if (!preload) return false;
+  const copy = await preload.copy;
+  return Boolean(copy) && stores.every((s) => copy?.lists[s]);
+}
+
+/** Resolves when the server may be asked for lists of the project (see preloadHasLists). */
+export function serverAfterCopy(projectId: string, stores: readonly MetaStoreName[], shown: boolean): Promise<void> {
+  if (shown) return firstPaintDone();
+  return preloadHasLists(projectId, stores).then((has) => (has ? firstPaintDone() : undefined));
 }
