@@ -31,6 +31,7 @@ import { afterFirstPaint } from "../lib/offline/last-answers";
 import { isNoAnswer } from "../lib/offline/outbox";
 import { workItemCreateEntry, workItemUpdateEntry } from "../lib/offline/work-item-entries";
 import { defineStore, onStoresReset } from "../lib/store";
+import { yieldToBrowser } from "../lib/yield";
 import { prefetchProjectMeta, projectMeta } from "./project-meta";
 
 /** A work item as the API presents it (live-server/src/routes/issues/query.ts). */
@@ -428,10 +429,13 @@ async function loadProject(slug: string, projectId: string, force: boolean): Pro
   const stored = force ? null : await (ahead ?? readStoredProject(projectId));
   if (stored?.sync.complete) {
     performance.mark("tideline:work-items:local-copy-parsed");
+    // Filling the cache and the board's first render each get a task of their own.
+    await yieldToBrowser();
     fillProject(projectId, stored.items, [], stored.sync.since);
     trackProject(projectId);
     // Benchmarks read when the local copy was in the cache.
     performance.mark("tideline:work-items:hydrated");
+    await yieldToBrowser();
     return true;
   }
   const [synced, epics] = await Promise.all([
