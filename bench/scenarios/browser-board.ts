@@ -153,6 +153,14 @@ export const scenario: Scenario = {
         // ── cold open: nothing local yet ──
         const cold = await visitBoard(page, () => page.goto(boardUrl, { waitUntil: "commit" }), timeoutMs, timeoutMs);
         if (cold.cachedAt === null) throw new Error(`${layout}: the v2 sync never finished`);
+        const coldMarksDir = stringFlag(ctx, "marks-dir", "");
+        if (coldMarksDir) {
+          const entries = await page.evaluate(() =>
+            performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+          );
+          await mkdir(coldMarksDir, { recursive: true });
+          await writeFile(path.join(coldMarksDir, `${layout}-cold.json`), JSON.stringify({ painted: cold.painted, entries }, null, 1));
+        }
         const cachedAt = cold.cachedAt;
         out.push(
           fig(`${layout}: first painted board`, cold.painted, "ms", "cold: fresh profile, from navigation start"),

@@ -27,7 +27,7 @@ import {
   trackProject,
 } from "../lib/local-db/work-items";
 import { outbox } from "../lib/offline/app-outbox";
-import { afterFirstPaint } from "../lib/offline/last-answers";
+import { afterFirstPaint, startWindowClosed } from "../lib/offline/last-answers";
 import { isNoAnswer } from "../lib/offline/outbox";
 import { workItemCreateEntry, workItemUpdateEntry } from "../lib/offline/work-item-entries";
 import { defineStore, onStoresReset } from "../lib/store";
@@ -438,6 +438,10 @@ async function loadProject(slug: string, projectId: string, force: boolean): Pro
     await yieldToBrowser();
     return true;
   }
+  // No usable copy: the board paints from the server's first page (use-board-data.ts), and the
+  // full sync waits for that paint (or the 5 s start window) — on PGlite's one connection its
+  // 500-item pages would otherwise run before the first page and delay it (bench, cold open).
+  await startWindowClosed();
   const [synced, epics] = await Promise.all([
     syncProjectItems(projectId, syncSource(slug, projectId), stored),
     withEpics.has(projectId) ? fetchSyncOf(slug, projectId, "epics") : Promise.resolve([]),

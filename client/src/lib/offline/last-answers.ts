@@ -101,9 +101,23 @@ const startWindowTimer = typeof window === "undefined" ? null : setTimeout(close
 
 /** The start is over (the first board painted): from now on every read goes to the server first. */
 export function closeStartWindow(): void {
+  const wasOpen = startWindowOpen;
   startWindowOpen = false;
   if (startWindowTimer) clearTimeout(startWindowTimer);
   startChecks();
+  if (wasOpen) for (const resolve of startWaiters.splice(0)) resolve();
+}
+
+const startWaiters: (() => void)[] = [];
+
+/**
+ * Resolves when the start is over: the first board painted, or 5 s passed. For work that would
+ * compete with a first visit's paint for the one database connection or the CPU (the full sync
+ * of a project's items, the service worker's precaching).
+ */
+export function startWindowClosed(): Promise<void> {
+  if (!startWindowOpen || typeof window === "undefined") return Promise.resolve();
+  return new Promise((resolve) => startWaiters.push(resolve));
 }
 
 /**
