@@ -156,10 +156,15 @@ export const scenario: Scenario = {
         const coldMarksDir = stringFlag(ctx, "marks-dir", "");
         if (coldMarksDir) {
           const entries = await page.evaluate(() =>
-            performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+            performance
+              .getEntries()
+              .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
           );
           await mkdir(coldMarksDir, { recursive: true });
-          await writeFile(path.join(coldMarksDir, `${layout}-cold.json`), JSON.stringify({ painted: cold.painted, entries }, null, 1));
+          await writeFile(
+            path.join(coldMarksDir, `${layout}-cold.json`),
+            JSON.stringify({ painted: cold.painted, entries }, null, 1),
+          );
         }
         const cachedAt = cold.cachedAt;
         out.push(
@@ -240,22 +245,32 @@ export const scenario: Scenario = {
         const marksDir = stringFlag(ctx, "marks-dir", "");
         if (marksDir) {
           const entries = await warmPage.evaluate(() => [
-            ...performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+            ...performance
+              .getEntries()
+              .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
             ...Object.entries(performance.getEntriesByType("navigation")[0]?.toJSON() ?? {})
               .filter(([, v]) => typeof v === "number" && v > 0)
               .map(([k, v]) => ({ type: "mark", name: `nav:${k}`, start: v as number, duration: 0 })),
           ]);
           await mkdir(marksDir, { recursive: true });
-          await writeFile(path.join(marksDir, `${layout}-warm.json`), JSON.stringify({ painted: warm.painted, entries }, null, 1));
+          await writeFile(
+            path.join(marksDir, `${layout}-warm.json`),
+            JSON.stringify({ painted: warm.painted, entries }, null, 1),
+          );
         }
         if (cdp) {
           const { profile } = await cdp.send("Profiler.stop");
           const entries = await warmPage.evaluate(() =>
-            performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+            performance
+              .getEntries()
+              .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
           );
           await mkdir(traceDir, { recursive: true });
           await writeFile(path.join(traceDir, `${layout}-warm.cpuprofile`), JSON.stringify(profile));
-          await writeFile(path.join(traceDir, `${layout}-warm.json`), JSON.stringify({ painted: warm.painted, entries }, null, 1));
+          await writeFile(
+            path.join(traceDir, `${layout}-warm.json`),
+            JSON.stringify({ painted: warm.painted, entries }, null, 1),
+          );
           ctx.log(`${layout}: warm visit traced in ${traceDir}`);
         }
         out.push(
@@ -290,7 +305,9 @@ export const scenario: Scenario = {
           const offlineMarksDir = stringFlag(ctx, "marks-dir", "");
           if (offlineMarksDir) {
             const entries = await warmPage.evaluate(() =>
-              performance.getEntries().map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+              performance
+                .getEntries()
+                .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
             );
             await writeFile(
               path.join(offlineMarksDir, `${layout}-offline.json`),

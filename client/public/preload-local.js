@@ -28,7 +28,7 @@
     });
 
   async function readCopy(projectId) {
-    const found = (await indexedDB.databases()).find((d) => d.name && d.name.startsWith(DB_PREFIX));
+    const found = (await indexedDB.databases()).find((d) => d.name?.startsWith(DB_PREFIX));
     if (!found) return null;
     const db = await request(indexedDB.open(found.name));
     db.onversionchange = () => db.close();
