@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProjectState } from "../../stores/project-meta";
 import { type CurrentUser, session } from "../../stores/session";
 import type { WorkItem } from "../../stores/work-items";
+import { installMemoryStorage } from "../memory-storage.test-support";
 import { resetAllStores } from "../store";
 import { localDatabase, resetLocalDatabaseForTests } from "./database";
 import { setLocalDbEnabled } from "./flag";
@@ -21,22 +22,7 @@ import { readStoredProject } from "./work-items";
 const PROJECT = "0b6a3f5e-8c1d-4e2f-9a7b-123456789abc";
 const SCRIPT = readFileSync(new URL("../../../public/preload-local.js", import.meta.url), "utf8");
 
-class MemoryStorage {
-  private readonly values = new Map<string, string>();
-  getItem(key: string) {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.values.set(key, String(value));
-  }
-  removeItem(key: string) {
-    this.values.delete(key);
-  }
-  clear() {
-    this.values.clear();
-  }
-}
-globalThis.localStorage ??= new MemoryStorage() as unknown as Storage;
+installMemoryStorage();
 
 const item = { id: "i1", name: "From the copy", project_id: PROJECT } as WorkItem;
 const state = {

@@ -10,6 +10,7 @@ import type { Cycle } from "../../stores/cycles";
 import type { Module } from "../../stores/modules";
 import type { ProjectLabel, ProjectState } from "../../stores/project-meta";
 import { type CurrentUser, session } from "../../stores/session";
+import { installMemoryStorage } from "../memory-storage.test-support";
 import { resetAllStores } from "../store";
 import { resetLocalDatabaseForTests } from "./database";
 import { setLocalDbEnabled } from "./flag";
@@ -58,23 +59,7 @@ function input(overrides: Partial<WorkspaceSyncInput> = {}): WorkspaceSyncInput 
 
 const names = (rows: { name: string }[] | undefined) => rows?.map((r) => r.name);
 
-/** The browser's localStorage, which Node's test environment lacks. */
-class MemoryStorage {
-  private readonly values = new Map<string, string>();
-  getItem(key: string) {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.values.set(key, String(value));
-  }
-  removeItem(key: string) {
-    this.values.delete(key);
-  }
-  clear() {
-    this.values.clear();
-  }
-}
-globalThis.localStorage ??= new MemoryStorage() as unknown as Storage;
+installMemoryStorage();
 
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
