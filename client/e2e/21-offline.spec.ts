@@ -19,55 +19,38 @@ const alice = { email: "alice@offline.test", password: "Quiet-harbour-ferry-31",
 const bob = { email: "bob@offline.test", password: "Copper-meadow-kite-64", first: "Bob", last: "Online" };
 const LIVE = { timeout: 15_000 };
 
-/** Whether the page's local database (lib/local-db) holds a complete copy of the project. */
-function localCopyComplete(page: Page, projectId: string): Promise<boolean> {
-  return page.evaluate(async (id) => {
+/** A value of the page's local database's options store (lib/local-db), or undefined. */
+function localOption(page: Page, key: string): Promise<unknown> {
+  return page.evaluate(async (optionKey) => {
     const name = (await indexedDB.databases()).find((db) => db.name?.startsWith("tideline:local:"))?.name;
-    if (!name) return false;
-    return new Promise<boolean>((resolve) => {
+    if (!name) return undefined;
+    return new Promise<unknown>((resolve) => {
       const opening = indexedDB.open(name);
-      opening.onerror = () => resolve(false);
+      opening.onerror = () => resolve(undefined);
       opening.onsuccess = () => {
         const db = opening.result;
-        const read = db.transaction("options").objectStore("options").get(`sync:${id}`);
+        const read = db.transaction("options").objectStore("options").get(optionKey);
         read.onsuccess = () => {
-          resolve(Boolean((read.result as { value?: { complete?: boolean } } | undefined)?.value?.complete));
+          resolve((read.result as { value?: unknown } | undefined)?.value);
           db.close();
         };
         read.onerror = () => {
-          resolve(false);
+          resolve(undefined);
           db.close();
         };
       };
     });
-  }, projectId);
+  }, key);
+}
+
+/** Whether the page's local database holds a complete copy of the project. */
+async function localCopyComplete(page: Page, projectId: string): Promise<boolean> {
+  return Boolean(((await localOption(page, `sync:${projectId}`)) as { complete?: boolean } | undefined)?.complete);
 }
 
 /** Whether the page's local database holds `list` of `projectId` (stored by a load or the workspace sync). */
-function storedList(page: Page, list: string, projectId: string): Promise<boolean> {
-  return page.evaluate(
-    async ([store, id]) => {
-      const name = (await indexedDB.databases()).find((db) => db.name?.startsWith("tideline:local:"))?.name;
-      if (!name) return false;
-      return new Promise<boolean>((resolve) => {
-        const opening = indexedDB.open(name);
-        opening.onerror = () => resolve(false);
-        opening.onsuccess = () => {
-          const db = opening.result;
-          const read = db.transaction("options").objectStore("options").get(`meta:${store}:${id}`);
-          read.onsuccess = () => {
-            resolve(Boolean(read.result));
-            db.close();
-          };
-          read.onerror = () => {
-            resolve(false);
-            db.close();
-          };
-        };
-      });
-    },
-    [list, projectId] as const,
-  );
+async function storedList(page: Page, list: string, projectId: string): Promise<boolean> {
+  return Boolean(await localOption(page, `meta:${list}:${projectId}`));
 }
 
 test.describe
