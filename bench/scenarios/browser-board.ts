@@ -52,6 +52,24 @@ function longestIn(tasks: Task[], from: number, to: number): number {
   return tasks.filter((t) => t.start < to && t.start + t.duration > from).reduce((m, t) => Math.max(m, t.duration), 0);
 }
 
+/**
+ * With a folder (--marks-dir, --trace-dir), write a visit's performance entries there: marks,
+ * resource timings, and the navigation's timestamps as `nav:*` marks.
+ */
+async function writeVisitEntries(page: Page, dir: string, file: string, painted: number): Promise<void> {
+  if (!dir) return;
+  const entries = await page.evaluate(() => [
+    ...performance
+      .getEntries()
+      .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
+    ...Object.entries(performance.getEntriesByType("navigation")[0]?.toJSON() ?? {})
+      .filter(([, v]) => typeof v === "number" && v > 0)
+      .map(([k, v]) => ({ type: "mark", name: `nav:${k}`, start: v as number, duration: 0 })),
+  ]);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, file), JSON.stringify({ painted, entries }, null, 1));
+}
+
 /** What one visit of the board measured (times in ms since that document's navigation start). */
 type Visit = { painted: number; cachedAt: number | null; tasks: Task[] };
 
@@ -153,19 +171,7 @@ export const scenario: Scenario = {
         // ── cold open: nothing local yet ──
         const cold = await visitBoard(page, () => page.goto(boardUrl, { waitUntil: "commit" }), timeoutMs, timeoutMs);
         if (cold.cachedAt === null) throw new Error(`${layout}: the v2 sync never finished`);
-        const coldMarksDir = stringFlag(ctx, "marks-dir", "");
-        if (coldMarksDir) {
-          const entries = await page.evaluate(() =>
-            performance
-              .getEntries()
-              .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
-          );
-          await mkdir(coldMarksDir, { recursive: true });
-          await writeFile(
-            path.join(coldMarksDir, `${layout}-cold.json`),
-            JSON.stringify({ painted: cold.painted, entries }, null, 1),
-          );
-        }
+        await writeVisitEntries(page, stringFlag(ctx, "marks-dir", ""), `${layout}-cold.json`, cold.painted);
         const cachedAt = cold.cachedAt;
         out.push(
           fig(`${layout}: first painted board`, cold.painted, "ms", "cold: fresh profile, from navigation start"),
@@ -242,35 +248,11 @@ export const scenario: Scenario = {
           timeoutMs,
           30_000,
         );
-        const marksDir = stringFlag(ctx, "marks-dir", "");
-        if (marksDir) {
-          const entries = await warmPage.evaluate(() => [
-            ...performance
-              .getEntries()
-              .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
-            ...Object.entries(performance.getEntriesByType("navigation")[0]?.toJSON() ?? {})
-              .filter(([, v]) => typeof v === "number" && v > 0)
-              .map(([k, v]) => ({ type: "mark", name: `nav:${k}`, start: v as number, duration: 0 })),
-          ]);
-          await mkdir(marksDir, { recursive: true });
-          await writeFile(
-            path.join(marksDir, `${layout}-warm.json`),
-            JSON.stringify({ painted: warm.painted, entries }, null, 1),
-          );
-        }
+        await writeVisitEntries(warmPage, stringFlag(ctx, "marks-dir", ""), `${layout}-warm.json`, warm.painted);
         if (cdp) {
           const { profile } = await cdp.send("Profiler.stop");
-          const entries = await warmPage.evaluate(() =>
-            performance
-              .getEntries()
-              .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
-          );
-          await mkdir(traceDir, { recursive: true });
+          await writeVisitEntries(warmPage, traceDir, `${layout}-warm.json`, warm.painted);
           await writeFile(path.join(traceDir, `${layout}-warm.cpuprofile`), JSON.stringify(profile));
-          await writeFile(
-            path.join(traceDir, `${layout}-warm.json`),
-            JSON.stringify({ painted: warm.painted, entries }, null, 1),
-          );
           ctx.log(`${layout}: warm visit traced in ${traceDir}`);
         }
         out.push(
@@ -302,18 +284,12 @@ export const scenario: Scenario = {
             offlineTimeoutMs,
             0,
           );
-          const offlineMarksDir = stringFlag(ctx, "marks-dir", "");
-          if (offlineMarksDir) {
-            const entries = await warmPage.evaluate(() =>
-              performance
-                .getEntries()
-                .map((e) => ({ type: e.entryType, name: e.name, start: e.startTime, duration: e.duration })),
-            );
-            await writeFile(
-              path.join(offlineMarksDir, `${layout}-offline.json`),
-              JSON.stringify({ painted: offline.painted, entries }, null, 1),
-            );
-          }
+          await writeVisitEntries(
+            warmPage,
+            stringFlag(ctx, "marks-dir", ""),
+            `${layout}-offline.json`,
+            offline.painted,
+          );
           out.push(
             fig(`${layout}: offline: first painted board`, offline.painted, "ms", "reload with the network off"),
             fig(`${layout}: offline: longest task during load`, longestIn(offline.tasks, 0, offline.painted), "ms"),
