@@ -41,12 +41,15 @@ export async function openPglite(options: {
   sharedBuffers?: string;
   /** The worker already started for these options (main.ts starts it before loading Drizzle). */
   started?: Promise<PgliteWorkerClient>;
+  /** How long a bulk read waits at most behind interactive work (tests; default 200 ms). */
+  bulkMaxWaitMs?: number;
 }): Promise<Database> {
   const client = await (options.started ??
     PgliteWorkerClient.create({
       dataDir: options.dir,
       loadDataDir: options.loadDataDir,
       sharedBuffers: options.sharedBuffers,
+      bulkMaxWaitMs: options.bulkMaxWaitMs,
     }));
   // The driver calls only query() and transaction(), which the worker client answers as PGlite does.
   // biome-ignore lint/suspicious/noExplicitAny: drizzle types its client as the PGlite class

@@ -25,7 +25,13 @@ export function pgliteDir(dataDir: string): string {
   return path.join(dataDir, "pglite");
 }
 
-export type WorkerStart = { dataDir?: string; loadDataDir?: ArrayBuffer; sharedBuffers?: string };
+export type WorkerStart = {
+  dataDir?: string;
+  loadDataDir?: ArrayBuffer;
+  sharedBuffers?: string;
+  /** How long a bulk read waits at most behind interactive work (the worker's default: 200 ms). */
+  bulkMaxWaitMs?: number;
+};
 
 export type WorkerRequest =
   | {
@@ -121,14 +127,10 @@ export class PgliteWorkerClient {
   }
 
   /** Start the worker and wait until the database in it is open (created on first use). */
-  static async create(start: {
-    dataDir?: string;
-    loadDataDir?: Blob;
-    sharedBuffers?: string;
-  }): Promise<PgliteWorkerClient> {
+  static async create(start: Omit<WorkerStart, "loadDataDir"> & { loadDataDir?: Blob }): Promise<PgliteWorkerClient> {
     if (start.dataDir) mkdirSync(start.dataDir, { recursive: true });
     const loadDataDir = start.loadDataDir ? await start.loadDataDir.arrayBuffer() : undefined;
-    const client = new PgliteWorkerClient({ dataDir: start.dataDir, loadDataDir, sharedBuffers: start.sharedBuffers });
+    const client = new PgliteWorkerClient({ ...start, loadDataDir });
     try {
       await client.ready;
     } catch (error) {
