@@ -14,8 +14,11 @@ export type ApiErrorBody = {
   error_message?: string;
 };
 
-/** Paths whose 401 is an answer, not an expired session (the app asks "who am I?" at start). */
-const QUIET_401 = new Set(["/api/users/me/"]);
+/**
+ * Reads whose 401 is an answer, not an expired session: the app asks "who am I?" (and, in the same
+ * breath, the profile) at start. Only their GETs: a refused change still goes to sign-in.
+ */
+const QUIET_401 = new Set(["/api/users/me/", "/api/users/me/profile/"]);
 
 export function signInPathFor(location: Location = window.location): string {
   const next = location.pathname + location.search;
@@ -31,7 +34,7 @@ export const api = ky.create({
   hooks: {
     afterResponse: [
       ({ request, response }) => {
-        if (response.status === 401 && !QUIET_401.has(new URL(request.url).pathname)) {
+        if (response.status === 401 && !(request.method === "GET" && QUIET_401.has(new URL(request.url).pathname))) {
           const signIn = signInPathFor();
           void forgetKeptAnswers().then(() => window.location.assign(signIn));
         }

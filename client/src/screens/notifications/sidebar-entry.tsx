@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 import { useSnapshot } from "valtio";
 import { subscribeChannel } from "../../lib/live";
+import { firstPaintDone } from "../../lib/offline/last-answers";
 import { applyNotificationEvent, loadUnreadCounts, notifications } from "../../stores/notifications";
 import { session } from "../../stores/session";
 import "./notifications.css";
@@ -21,17 +22,34 @@ export function NotificationsSidebarLink({ slug }: { slug: string }) {
   // The total counts mentions too: the badge says what the All tab lists.
   const unread = counts?.total ?? 0;
 
+  // The badge and its channel wait for the first screen's paint: at start they would compete with
+  // a board's first paint for the CPU (lib/offline/last-answers.ts).
   useEffect(() => {
-    void loadUnreadCounts(slug).catch(() => undefined);
+    let alive = true;
+    void firstPaintDone().then(() => {
+      if (alive) void loadUnreadCounts(slug).catch(() => undefined);
+    });
+    return () => {
+      alive = false;
+    };
   }, [slug]);
 
   useEffect(() => {
     if (!userId) return;
-    return subscribeChannel(userChannelName(userId), {
-      onEvent: applyNotificationEvent,
-      // Events sent while the socket was down are lost: catch up on the counts.
-      onSynced: () => void loadUnreadCounts(slug).catch(() => undefined),
+    let unsubscribe: (() => void) | null = null;
+    let alive = true;
+    void firstPaintDone().then(() => {
+      if (!alive) return;
+      unsubscribe = subscribeChannel(userChannelName(userId), {
+        onEvent: applyNotificationEvent,
+        // Events sent while the socket was down are lost: catch up on the counts.
+        onSynced: () => void loadUnreadCounts(slug).catch(() => undefined),
+      });
     });
+    return () => {
+      alive = false;
+      unsubscribe?.();
+    };
   }, [userId, slug]);
 
   const label = t("notifications.title");

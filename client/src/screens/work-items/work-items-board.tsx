@@ -27,6 +27,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { OutboxChip } from "../../components/offline/waiting-to-sync";
 import { Button, EmptyState } from "../../components/ui";
+import { closeStartWindow } from "../../lib/offline/last-answers";
 import { useIsNarrow } from "../../lib/use-media";
 import { loadCycles, useProjectCycles } from "../../stores/cycles";
 import { watchProjectLive } from "../../stores/live-board";
@@ -189,6 +190,12 @@ export function WorkItemsBoard({
   const project = projectsSnap.bySlug[slug]?.find((p) => p.id === projectId) ?? projectsSnap.details[projectId];
   const missing = projectsSnap.missing[projectId];
   const isMember = project?.is_member ?? false;
+  // A board that can't show (not found, not joined) will never paint: its start is over all the
+  // same, so the server's checks of what it started from go now (lib/offline/last-answers.ts).
+  const blocked = Boolean(missing) || (project !== undefined && !isMember);
+  useEffect(() => {
+    if (blocked) closeStartWindow();
+  }, [blocked]);
 
   // The project itself: from the sidebar's list, or fetched when it isn't there (deep link).
   useEffect(() => {

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState, ScreenLoader } from "../../components/ui";
+import { closeStartWindow } from "../../lib/offline/last-answers";
 import { useIsNarrow } from "../../lib/use-media";
 import { fetchFavoriteProjects } from "../../stores/favorites";
 import { adoptProfileTheme } from "../../stores/profile";
@@ -90,6 +91,12 @@ export function WorkspaceLayout() {
   useEffect(() => {
     if (workspace) document.title = `${workspace.name} · Tideline`;
   }, [workspace]);
+
+  // A workspace that isn't there ends the start: no board will paint (lib/offline/last-answers.ts).
+  const missing = Boolean(snap.missing[slug]);
+  useEffect(() => {
+    if (missing) closeStartWindow();
+  }, [missing]);
 
   if (snap.missing[slug]) {
     return (
