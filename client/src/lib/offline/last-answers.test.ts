@@ -168,3 +168,48 @@ describe("starting from the kept answers", () => {
     expect(await readWith(module, path)).toEqual({ body: { slug: "acme", name: "Acme Inc." }, kept: false });
   });
 });
+
+describe("the server's checks wait for the first paint", () => {
+  const BOARD = "/acme/projects/0b6c1f3e-6a3e-4a7c-9d1e-2f4b5c6d7e8f/issues/";
+
+  /** A fresh copy of the module as a page at `pathname` loads it (a window, timers under our control). */
+  async function pageAt(pathname: string) {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    Object.assign(globalThis, { window: globalThis, location: new URL(`${ORIGIN}${pathname}`) });
+    vi.resetModules();
+    const module = await import("./last-answers");
+    const ran: string[] = [];
+    module.afterFirstPaint(() => ran.push("check"));
+    return { module, ran };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+    Reflect.deleteProperty(globalThis, "window");
+    Reflect.deleteProperty(globalThis, "location");
+  });
+
+  it("on a board's address: until the board paints, not at the one-second mark", async () => {
+    const { module, ran } = await pageAt(BOARD);
+    vi.advanceTimersByTime(1_500);
+    expect(ran).toEqual([]);
+    module.closeStartWindow();
+    expect(ran).toEqual(["check"]);
+  });
+
+  it("on a board's address that never paints: at the end of the 5-second start window", async () => {
+    const { ran } = await pageAt(BOARD);
+    vi.advanceTimersByTime(4_900);
+    expect(ran).toEqual([]);
+    vi.advanceTimersByTime(200);
+    expect(ran).toEqual(["check"]);
+  });
+
+  it("on any other screen: after a second at most", async () => {
+    const { ran } = await pageAt("/acme/projects/");
+    vi.advanceTimersByTime(900);
+    expect(ran).toEqual([]);
+    vi.advanceTimersByTime(200);
+    expect(ran).toEqual(["check"]);
+  });
+});
