@@ -11,6 +11,9 @@
 // app's version, and the local database is on. The names below are src/lib/local-db/schema.ts's
 // (preload.test.ts runs this file against a database the app wrote).
 //
+// On a board's address it also asks for the board's screens' code at once (modulepreload links
+// for the files the build lists in index.html's tideline-board-modules meta).
+//
 // It never creates a database (it opens only one that indexedDB.databases() lists), closes its
 // connection once the read is done or when another page asks to upgrade, and does nothing when
 // the local database is switched off or the page is not a board.
@@ -18,8 +21,8 @@
   const DB_PREFIX = "tideline:local:";
   const META_STORES = ["states", "labels", "members", "estimates", "cycles", "modules"];
   const PRELOAD_GLOBAL = "__tidelineLocalPreload";
-  // A project's board, or a cycle's, module's or view's.
-  const BOARD_PATH = /^\/[^/]+\/projects\/([0-9a-f-]{36})\/(?:issues\/?$|(?:cycles|modules|views)\/[0-9a-f-]{36}\/?$)/;
+  // A project's board, or a cycle's, module's or view's: [, project id, "issues" or the kind].
+  const BOARD_PATH = /^\/[^/]+\/projects\/([0-9a-f-]{36})\/(?:(issues)\/?$|(cycles|modules|views)\/[0-9a-f-]{36}\/?$)/;
 
   const request = (req) =>
     new Promise((resolve, reject) => {
@@ -62,9 +65,28 @@
     }
   }
 
+  // The board's screens' code, asked now rather than once the app has started and its router has
+  // matched (the build lists the files per kind of board in this meta: client/vite.config.ts).
+  function preloadBoardModules(kind) {
+    const meta = document.querySelector('meta[name="tideline-board-modules"]');
+    if (!meta) return;
+    const files = JSON.parse(meta.content)[kind] || [];
+    for (const href of files) {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.crossOrigin = "";
+      link.href = href;
+      document.head.appendChild(link);
+    }
+  }
+
   try {
     const match = BOARD_PATH.exec(location.pathname);
-    if (!match || typeof indexedDB === "undefined" || typeof indexedDB.databases !== "function") return;
+    if (!match) return;
+    try {
+      preloadBoardModules(match[2] || match[3]);
+    } catch {}
+    if (typeof indexedDB === "undefined" || typeof indexedDB.databases !== "function") return;
     if (localStorage.getItem("tideline:local-db-enabled") === "false") return;
     performance.mark("tideline:local-db:preload-start");
     globalThis[PRELOAD_GLOBAL] = {

@@ -115,3 +115,43 @@ describe("the preload", () => {
     expect(await takePreloadedItems(PROJECT)).toBeNull();
   });
 });
+
+describe("the board's code", () => {
+  /** A document with index.html's meta (as the build writes it) that records the links added. */
+  function fakeDocument(modules: Record<string, string[]>) {
+    const added: { rel: string; href: string; crossOrigin: string | null }[] = [];
+    const document = {
+      querySelector: (selector: string) =>
+        selector === 'meta[name="tideline-board-modules"]' ? { content: JSON.stringify(modules) } : null,
+      createElement: () => ({ rel: "", href: "", crossOrigin: null as string | null }),
+      head: { appendChild: (link: (typeof added)[number]) => added.push(link) },
+    };
+    (globalThis as Record<string, unknown>).document = document;
+    return added;
+  }
+
+  afterEach(() => {
+    delete (globalThis as Record<string, unknown>).document;
+  });
+
+  const MODULES = { issues: ["/assets/board-a.js"], cycles: ["/assets/cycle-a.js", "/assets/cycle-b.js"] };
+
+  it("asks for the files of the board's kind at once, as module preloads", async () => {
+    const added = fakeDocument(MODULES);
+    await runPreload(`/acme/projects/${PROJECT}/cycles/${PROJECT}/`);
+    expect(added).toEqual([
+      { rel: "modulepreload", href: "/assets/cycle-a.js", crossOrigin: "" },
+      { rel: "modulepreload", href: "/assets/cycle-b.js", crossOrigin: "" },
+    ]);
+  });
+
+  it("asks for nothing on a page that is not a board, and still reads the copy without the meta", async () => {
+    const added = fakeDocument(MODULES);
+    await runPreload("/acme/projects/");
+    expect(added).toEqual([]);
+    (globalThis as Record<string, unknown>).document = { querySelector: () => null };
+    await writeCopy();
+    await runPreload(`/acme/projects/${PROJECT}/issues/`);
+    expect((globalThis as Record<string, unknown>)[PRELOAD_GLOBAL]).toBeDefined();
+  });
+});
