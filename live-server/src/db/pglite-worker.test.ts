@@ -145,6 +145,30 @@ describe("the embedded database in a worker thread", () => {
     }
   });
 
+  it("picks by priority among requests that arrived while a statement ran, not by arrival", async () => {
+    const patient = await openPglite({ bulkMaxWaitMs: 60_000 });
+    try {
+      const finished: string[] = [];
+      // A list runs (a bulk read: after it no grace period holds the next list back)…
+      const busy = asBulkRead(async () => {
+        await patient.db.execute(sql`select count(*) from generate_series(1, 1500000)`);
+        finished.push("busy");
+      });
+      // …and another list, then well after it a click, are sent while it runs: they reach the
+      // worker together when it ends.
+      const list = asBulkRead(async () => {
+        await patient.db.execute(sql`select count(*) from generate_series(1, 200000)`);
+        finished.push("list");
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const click = patient.db.execute(sql`select 1`).then(() => finished.push("click"));
+      await Promise.all([busy, list, click]);
+      expect(finished).toEqual(["busy", "click", "list"]);
+    } finally {
+      await patient.close();
+    }
+  });
+
   it("identical bulk reads asked while one waits share its run; interactive ones never do", async () => {
     await database.db.execute(sql`create sequence ticket`);
     const busy = asBulkRead(() => database.db.execute(sql`select count(*) from generate_series(1, 1500000)`));

@@ -118,7 +118,24 @@ const BULK_MAX_WAIT_MS = start.bulkMaxWaitMs ?? 200;
 
 function enqueue(job: Job): void {
   (job.priority === "bulk" ? bulk : interactive).push(job);
-  pump();
+  schedulePump();
+}
+
+/**
+ * Pick the next job once the messages already waiting at the port are queued. A statement runs
+ * synchronously in WebAssembly, so requests sent meanwhile wait at the port and arrive together
+ * when it ends; picking at once (on the first of them to arrive, or as the statement ends) would
+ * start whichever came first, a list before a click sent just after it. setImmediate runs after
+ * the port's waiting messages have been handled, so the pick sees them all.
+ */
+let pumpScheduled = false;
+function schedulePump(): void {
+  if (pumpScheduled) return;
+  pumpScheduled = true;
+  setImmediate(() => {
+    pumpScheduled = false;
+    pump();
+  });
 }
 
 function pump(): void {
@@ -147,7 +164,7 @@ function pump(): void {
   job.run().finally(() => {
     busy = false;
     if (priority === "interactive") lastInteractiveEnd = performance.now();
-    pump();
+    schedulePump();
   });
 }
 
