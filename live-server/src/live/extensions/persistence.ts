@@ -50,8 +50,15 @@ type DocumentState = {
   folded: number[];
   /** The last user whose update was applied (updated_by of the next store). */
   actorId: string | null;
-  /** The next store writes even if the stored state is gone (set after a REST replacement). */
-  force: boolean;
+  /**
+   * Forced stores asked (after a REST replacement: write even though the stored state is gone)
+   * and the last of them a store has carried out; one is pending while `forced > forcedDone`.
+   * Counted, not a flag: a store already running when the replacement comes must not clear the
+   * request it never saw (under load one did, the replacement's store was then skipped and the
+   * description kept no state, so later live edits were not stored).
+   */
+  forced: number;
+  forcedDone: number;
 };
 
 /** Transaction origin of the load, so nothing treats it as a change. */
@@ -90,7 +97,7 @@ export class Persistence implements Extension<LiveContext> {
         this.config.log.error({ err, documentName, updateId: row.id }, "skipped an unreadable document update");
       }
     }
-    this.states.set(document, { ref, folded, actorId: null, force: false });
+    this.states.set(document, { ref, folded, actorId: null, forced: 0, forcedDone: 0 });
   }
 
   /**
@@ -154,17 +161,19 @@ export class Persistence implements Extension<LiveContext> {
     // Both read in the same tick: the ids are exactly the rows the encoded state contains.
     const encoded = Y.encodeStateAsUpdate(document);
     const foldedIds = [...state.folded];
+    const forced = state.forced;
     const result = await storeDocument(this.config.db, this.config.events, state.ref, {
       state: encoded,
       foldedIds,
       actorId: state.actorId,
-      force: state.force,
+      force: forced > state.forcedDone,
       instanceId: this.config.instanceId,
     });
     if (result !== "skipped") {
       const done = new Set(foldedIds);
       state.folded = state.folded.filter((id) => !done.has(id));
-      state.force = false;
+      // Only the forced stores asked before this one began are done.
+      state.forcedDone = Math.max(state.forcedDone, forced);
     }
     return result;
   }
@@ -173,14 +182,14 @@ export class Persistence implements Extension<LiveContext> {
   async storeNow(document: Document, options: { force?: boolean } = {}): Promise<StoreResult | null> {
     const state = this.states.get(document);
     if (!state) return null;
-    if (options.force) state.force = true;
+    if (options.force) state.forced += 1;
     return document.saveMutex.runExclusive(() => this.store(document));
   }
 
   /** Make the next store write even over a cleared state (the document was just replaced). */
   forceNextStore(document: Document): void {
     const state = this.states.get(document);
-    if (state) state.force = true;
+    if (state) state.forced += 1;
   }
 }
 
