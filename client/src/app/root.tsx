@@ -7,6 +7,9 @@ import { loadSession, session } from "../stores/session";
 import { theme } from "../stores/theme";
 
 /** Loads who-is-here once, and sends everyone to the god-mode set-up until an admin exists. */
+
+/** The toasts' distance from the bottom: clear of the bulk bar's top edge (work-items.css .wi-bulk). */
+const TOAST_BOTTOM_OFFSET = 76;
 export function Root() {
   const snap = useSnapshot(session);
   const themeSnap = useSnapshot(theme);
@@ -38,7 +41,16 @@ export function Root() {
   return (
     <>
       {content}
-      <Toaster position="bottom-right" theme={resolved} richColors closeButton />
+      {/* Above the boards' bulk bar (20 px from the bottom, ~40 px tall): a toast over it hid its
+          right-hand actions, and hovering a toast keeps it open. */}
+      <Toaster
+        position="bottom-right"
+        offset={{ bottom: TOAST_BOTTOM_OFFSET, right: 24 }}
+        mobileOffset={{ bottom: TOAST_BOTTOM_OFFSET, right: 16, left: 16 }}
+        theme={resolved}
+        richColors
+        closeButton
+      />
     </>
   );
 }
