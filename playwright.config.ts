@@ -12,7 +12,9 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
-const PORT = 3100;
+// E2E_PORT / E2E_RESULTS_DIR / E2E_CLIENT_DIST let two runs share a machine (each its own port,
+// server log and client build); unset, one run uses :3100, test-results/ and client/dist.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://localhost:${PORT}`;
 
 /**
@@ -35,8 +37,10 @@ function chromiumPath(): string {
 }
 
 /** Read by client/e2e/support/mail-log.ts; the runner clears test-results/ before starting the server. */
-const SERVER_LOG = "test-results/e2e-server.log";
-const UNSET = ["DATABASE_URL", "REDIS_URL", "SMTP_HOST", "STORAGE_DRIVER", "CLIENT_DIST"];
+const RESULTS_DIR = process.env.E2E_RESULTS_DIR ?? "test-results";
+const SERVER_LOG = path.join(RESULTS_DIR, "e2e-server.log");
+process.env.E2E_SERVER_LOG = path.resolve(ROOT, SERVER_LOG);
+const UNSET = ["DATABASE_URL", "REDIS_URL", "SMTP_HOST", "STORAGE_DRIVER"];
 const dataDir = e2eDataDir();
 // The Node that runs Playwright (Node 24 from node_modules/.bin under npm/npx) also runs the server.
 const node = JSON.stringify(process.execPath);
@@ -48,6 +52,7 @@ export default defineConfig({
   reporter: "list",
   timeout: 60_000,
   forbidOnly: !!process.env.CI,
+  outputDir: RESULTS_DIR,
   use: {
     baseURL: BASE_URL,
     trace: "retain-on-failure",
@@ -69,13 +74,14 @@ export default defineConfig({
   webServer: {
     // A fresh embedded database and mail in the log, whatever the developer's shell exports;
     // `exec` hands the shell's place to node, so the shutdown signal reaches the server itself.
-    command: `unset ${UNSET.join(" ")}; mkdir -p test-results && exec ${node} live-server/src/main.ts > ${SERVER_LOG} 2>&1`,
+    command: `unset ${UNSET.join(" ")}; mkdir -p ${RESULTS_DIR} && exec ${node} live-server/src/main.ts > ${SERVER_LOG} 2>&1`,
     cwd: ROOT,
     env: {
       PORT: String(PORT),
       APP_BASE_URL: BASE_URL,
       DATA_DIR: dataDir,
       LOG_LEVEL: "info",
+      CLIENT_DIST: path.resolve(ROOT, process.env.E2E_CLIENT_DIST ?? "client/dist"),
     },
     url: `${BASE_URL}/api/instances/`,
     reuseExistingServer: false,
