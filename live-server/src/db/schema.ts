@@ -254,6 +254,31 @@ export const workspaceInvitations = pgTable(
   ],
 );
 
+/**
+ * Per user and workspace: the reference's workspace-level filters, display settings and sidebar
+ * navigation preferences (GET/PATCH workspaces/:slug/user-properties/), created on first read.
+ */
+export const workspaceUserProperties = pgTable(
+  "workspace_user_properties",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    filters: jsonb("filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayFilters: jsonb("display_filters").$type<Record<string, unknown>>().notNull().default({}),
+    displayProperties: jsonb("display_properties").$type<Record<string, unknown>>().notNull().default({}),
+    richFilters: jsonb("rich_filters").$type<Record<string, unknown>>().notNull().default({}),
+    navigationProjectLimit: integer("navigation_project_limit").notNull().default(10),
+    navigationControlPreference: text("navigation_control_preference").notNull().default("ACCORDION"),
+    ...audit,
+  },
+  (t) => [uniqueIndex("workspace_user_properties_key").on(t.workspaceId, t.userId)],
+);
+
 // ───────────────────────────── projects ─────────────────────────────
 
 export const projects = pgTable(
@@ -653,6 +678,8 @@ export const issueActivities = pgTable(
     oldIdentifier: uuid("old_identifier"),
     newIdentifier: uuid("new_identifier"),
     commentId: uuid("comment_id"),
+    /** The reference's sentence for the row ("added label ", "updated the state to"…), as it writes it. */
+    comment: text("comment").notNull().default(""),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [index("issue_activities_issue_idx").on(t.issueId, t.createdAt)],
