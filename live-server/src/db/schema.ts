@@ -125,18 +125,20 @@ export const sessions = pgTable(
   (t) => [uniqueIndex("sessions_token_key").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
 );
 
-/** Six-digit single-use sign-in codes, hashed, valid ten minutes, a few attempts each. */
+/** Six-digit single-use codes mailed to an address (sign-in, sign-up, verify-email), valid ten minutes. */
 export const magicCodes = pgTable(
   "magic_codes",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     email: text("email").notNull(),
     codeHash: text("code_hash").notNull(),
-    attempts: integer("attempts").notNull().default(0),
+    /** The code sealed with the instance secret, so that asking again mails the same code. */
+    codeSealed: text("code_sealed").notNull(),
     expiresAt: ts("expires_at").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("magic_codes_email_key").on(t.email)],
+  // Several live codes per address: a new request never replaces a code already mailed.
+  (t) => [index("magic_codes_email_idx").on(t.email)],
 );
 
 /** Password-reset tokens (hashed, single use, one hour). */

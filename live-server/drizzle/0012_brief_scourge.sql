@@ -1,0 +1,1 @@
+ALTER TABLE "magic_codes" DROP COLUMN "attempts";
