@@ -47,11 +47,20 @@ const node = JSON.stringify(process.execPath);
 
 export default defineConfig({
   testDir: "client/e2e",
-  workers: 1,
+  // Two workers: most of a spec's time is spent waiting for the server, the live layer or the
+  // browser, so two specs at once use both cores. Tests in one file still run in order (files
+  // are `describe.serial` journeys), and every spec makes its own users and workspaces.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: "list",
   timeout: 60_000,
   forbidOnly: !!process.env.CI,
+  // 01-foundation sets the instance up through its first-run screen, so it runs before the rest
+  // (which would otherwise set it up through the API first). `--no-deps` runs one spec alone.
+  projects: [
+    { name: "foundation", testMatch: /01-foundation\.spec\.ts$/ },
+    { name: "journeys", testIgnore: /01-foundation\.spec\.ts$/, dependencies: ["foundation"] },
+  ],
   outputDir: RESULTS_DIR,
   use: {
     baseURL: BASE_URL,
