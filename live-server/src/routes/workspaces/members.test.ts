@@ -108,14 +108,18 @@ describe("role rules, table-driven", () => {
     }
   }
 
+  // The reference: only workspace admins change roles (an admin may demote another admin).
   const patchCases: [Role, Role, Role, number][] = [
     // actor, target's role, new role, expected status
     [ROLE.admin, ROLE.admin, ROLE.member, 200],
+    [ROLE.admin, ROLE.admin, ROLE.guest, 200],
     [ROLE.admin, ROLE.member, ROLE.admin, 200],
     [ROLE.admin, ROLE.member, ROLE.guest, 200],
     [ROLE.admin, ROLE.guest, ROLE.member, 200],
-    [ROLE.member, ROLE.member, ROLE.guest, 200],
-    [ROLE.member, ROLE.guest, ROLE.member, 200],
+    [ROLE.admin, ROLE.guest, ROLE.admin, 200],
+    [ROLE.member, ROLE.member, ROLE.guest, 403],
+    [ROLE.member, ROLE.guest, ROLE.member, 403],
+    [ROLE.member, ROLE.guest, ROLE.guest, 403],
     [ROLE.member, ROLE.guest, ROLE.admin, 403],
     [ROLE.member, ROLE.member, ROLE.admin, 403],
     [ROLE.member, ROLE.admin, ROLE.member, 403],
@@ -135,6 +139,7 @@ describe("role rules, table-driven", () => {
       },
     );
     expect(res.statusCode, `${NAME[actorRole]} → ${NAME[targetRole]} as ${NAME[next]}`).toBe(status);
+    if (status === 403) expect(res.json().error).toBe("Only workspace admins can change members' roles.");
     const stored = await membershipOf(t.db, ws.id, target.id);
     expect(stored?.role).toBe(status === 200 ? next : targetRole);
     if (status === 200) expect(res.json()).toMatchObject({ role: next, member: { id: target.id } });
@@ -158,8 +163,32 @@ describe("role rules, table-driven", () => {
       `/api/workspaces/${ws.slug}/members/${await membershipId(ws, target)}/`,
     );
     expect(res.statusCode).toBe(status);
+    if (status === 403) expect(res.json().error).toBe("Only workspace admins can remove members.");
     expect((await membershipOf(t.db, ws.id, target.id))?.isActive).toBe(status !== 204);
   });
+
+  it.each([ROLE.admin, ROLE.member, ROLE.guest])(
+    "nobody changes their own role or removes themselves (%s: 400 for an admin, 403 below)",
+    async (role) => {
+      await reset();
+      const me = people[role][0];
+      const url = `/api/workspaces/${ws.slug}/members/${await membershipId(ws, me)}/`;
+      const next = role === ROLE.guest ? ROLE.member : ROLE.guest;
+      const patched = await client(t.app, me).patch(url, { role: next });
+      const removed = await client(t.app, me).delete(url);
+      if (role === ROLE.admin) {
+        expect(patched.statusCode).toBe(400);
+        expect(patched.json().error).toMatch(/cannot change your own role/);
+        expect(removed.statusCode).toBe(400);
+        expect(removed.json().error).toMatch(/cannot remove yourself.*Leave the workspace/);
+      } else {
+        expect(patched.statusCode).toBe(403);
+        expect(removed.statusCode).toBe(403);
+      }
+      const stored = await membershipOf(t.db, ws.id, me.id);
+      expect(stored).toMatchObject({ role, isActive: true });
+    },
+  );
 });
 
 describe("PATCH /api/workspaces/:slug/members/:id/", () => {
@@ -172,7 +201,6 @@ describe("PATCH /api/workspaces/:slug/members/:id/", () => {
       role: ROLE.member,
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().error).toMatch(/only admin/);
     expect((await membershipOf(t.db, ws.id, owner.id))?.role).toBe(ROLE.admin);
 
     const project = await createProject(t.db, ws.id, [{ userId: member.id, role: ROLE.member }]);
@@ -234,17 +262,44 @@ describe("DELETE /api/workspaces/:slug/members/:id/", () => {
     expect(list.json().map((m: { member: { id: string } }) => m.member.id)).toEqual([owner.id]);
   });
 
-  it("refuses to remove the last admin (400), outsiders (404) and anonymous callers (401)", async () => {
+  it("refuses to remove oneself (400, leave instead), outsiders (404) and anonymous callers (401)", async () => {
     const owner = await createUser(t.db);
     const outsider = await createUser(t.db);
     const ws = await createWorkspace(t.db, owner);
     const url = `/api/workspaces/${ws.slug}/members/${await membershipId(ws, owner)}/`;
     const res = await client(t.app, owner).delete(url);
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatch(/only admin/);
+    expect(res.json().error).toMatch(/Leave the workspace instead/);
     expect((await client(t.app, outsider).delete(url)).statusCode).toBe(404);
     expect((await client(t.app).delete(url)).statusCode).toBe(401);
     expect((await membershipOf(t.db, ws.id, owner.id))?.isActive).toBe(true);
+  });
+});
+
+describe("the only member and admin of a project", () => {
+  it("can neither be removed nor leave (400 naming the project) until someone else can manage it", async () => {
+    const owner = await createUser(t.db);
+    const admin = await createUser(t.db);
+    const ws = await createWorkspace(t.db, owner, [{ user: admin, role: ROLE.admin }]);
+    const solo = await createProject(t.db, ws.id, [{ userId: admin.id, role: ROLE.admin }]);
+    const url = `/api/workspaces/${ws.slug}/members/${await membershipId(ws, admin)}/`;
+
+    const removed = await client(t.app, owner).delete(url);
+    expect(removed.statusCode).toBe(400);
+    expect(removed.json().error).toMatch(/only member and admin of the project ".+"/);
+    const left = await client(t.app, admin).post(`/api/workspaces/${ws.slug}/members/leave/`);
+    expect(left.statusCode).toBe(400);
+    expect(left.json().error).toMatch(/You are the only member and admin of the project/);
+    expect((await membershipOf(t.db, ws.id, admin.id))?.isActive).toBe(true);
+
+    // The reference refuses only while the person is the project's single member.
+    await t.db.insert(projectMembers).values({
+      workspaceId: ws.id,
+      projectId: solo.id,
+      memberId: owner.id,
+      role: ROLE.member,
+    });
+    expect((await client(t.app, owner).delete(url)).statusCode).toBe(204);
   });
 });
 
