@@ -15,7 +15,7 @@
  * Each change emits workspace.member.updated / .removed (and project.member.* for the projects
  * it touches) after commit: the live layer re-checks the person's open connections with them.
  */
-import { ROLE, ROLE_NAME, type Role } from "@tideline/shared";
+import { ROLE } from "@tideline/shared";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { DbOrTx } from "../../db/client.ts";
