@@ -316,14 +316,23 @@ describe("memberships", () => {
     // …whose edits are refused, not saved.
     appendParagraph(doc.doc, "after the demotion");
     await eventually(() => expect(doc.provider.hasUnsyncedChanges).toBe(true));
-    const server = s.app.ctx.live.hocuspocus.documents.get(name);
-    expect(server && bodyText(server)).toContain("while a member");
-    expect(server && bodyText(server)).not.toContain("after the demotion");
+    // The access change closed the only connection, so the server unloaded the document and loads
+    // it again for the read-only one: wait for that load (on a busy machine it may still be running).
+    const server = await eventually(() => {
+      const loaded = s.app.ctx.live.hocuspocus.documents.get(name);
+      expect(loaded).toBeDefined();
+      return loaded as NonNullable<typeof loaded>;
+    });
+    expect(bodyText(server)).toContain("while a member");
+    expect(bodyText(server)).not.toContain("after the demotion");
     // Nothing of it reached the write-ahead log either (Yjs keeps inserted text as UTF-8).
     const logged = (await logRows(s, name)).map((row) => Buffer.from(row.update).toString("utf8")).join("");
     expect(logged).not.toContain("after the demotion");
-    // The project channel stays open, restricted as for any guest (guest_view_all_features off).
-    expect(demoted.project.closes).toEqual([]);
+    // The project channel is closed `access-changed` (its guest restriction changed) and, opened
+    // again, is restricted as for any guest (guest_view_all_features off).
+    expect(demoted.project.closes).toEqual([LIVE_CLOSE.accessChanged.reason]);
+    demoted.project.reauthenticate();
+    await synced(demoted.project);
     const item = await createIssue(s, f.w.admin, f.project.url, { name: "Not for guests" });
     await client(s.app, f.w.admin).post(`${f.project.url}/issues/${item.id}/comments/`, {
       comment_html: "<p>Members only</p>",
@@ -362,9 +371,18 @@ describe("project guest setting", () => {
   it("turning guest_view_all_features on and off changes what an open guest channel receives", async () => {
     const guest = await channels(f.w.guest);
     const control = await channels(f.w.admin);
+    // Each change of the guest's scope closes its channel `access-changed`; the client opens it again.
     const setting = async (value: boolean) => {
+      const before = guest.project.closes.length;
+      const changes =
+        (await client(s.app, f.w.admin).get(`${f.project.url}/`)).json().guest_view_all_features !== value;
       const res = await client(s.app, f.w.admin).patch(`${f.project.url}/`, { guest_view_all_features: value });
       expect(res.statusCode, res.body).toBe(200);
+      if (!changes) return;
+      await eventually(() => expect(guest.project.closes.length).toBeGreaterThan(before));
+      expect(guest.project.closes.at(-1)).toBe(LIVE_CLOSE.accessChanged.reason);
+      guest.project.reauthenticate();
+      await synced(guest.project);
     };
     const created = async (name: string) => {
       const item = await createIssue(s, f.w.admin, f.project.url, { name });

@@ -19,7 +19,8 @@
  *   (`forbidden`); one whose write access changed switches read-only at once (nothing it sends
  *   afterwards is applied; its carets are removed) and its document is closed with
  *   `access-changed`, so the client authenticates again and learns its new scope; a project
- *   channel gets the new guest restriction (mayReceive).
+ *   channel gets the new guest restriction (mayReceive) and, when that changed, is closed
+ *   `access-changed` as well (the client's catch-up then runs under the new filter).
  * Re-checks run one after another (a later change is never overtaken by an earlier one), and a
  * connection set up while a change was being heard is checked once more (`connected`).
  * Delivery is Hocuspocus' `relayStateless` (no `beforeBroadcastStateless` hook), encoded once per
@@ -226,11 +227,15 @@ export class LiveEvents implements Extension<LiveContext> {
       return;
     }
     const wasReadOnly = connection.readOnly;
+    const wasOwnItemsOnly = auth.rights.ownItemsOnly;
     auth.rights = rights;
     // Hocuspocus reads this on every message: later updates are applied or refused accordingly.
     connection.readOnly = rights.readOnly;
-    if (wasReadOnly === rights.readOnly) return;
-    if (rights.readOnly) {
+    // A project channel whose guest restriction changed is closed too: its client catches up when
+    // it authenticates again, after the new filter is in force (events in between were filtered
+    // by the old one), and learns from the sync list's scope that its copy must be rebuilt.
+    if (wasReadOnly === rights.readOnly && wasOwnItemsOnly === rights.ownItemsOnly) return;
+    if (rights.readOnly && !wasReadOnly) {
       // A reader shares no caret (extensions/presence.ts): take down the ones it had.
       removeAwarenessStates(document.awareness, [...document.getClients(connection)], null);
     }
