@@ -99,10 +99,22 @@ test.describe
       await expect(other.getByText(workspace.name, { exact: true })).toBeVisible();
       await other.getByRole("button", { name: "Continue" }).click();
       await other.waitForURL((url) => url.pathname === `/${workspace.slug}/`);
+
+      // Tom joined as a member: the members page lists everyone read-only and says why (only
+      // workspace admins change roles or remove people, as the server enforces).
+      await other.goto(`/${workspace.slug}/settings/members/`);
+      await expect(other.getByRole("link", { name: "Olivia Owner" })).toBeVisible();
+      await expect(other.getByText("Only workspace admins can change members' roles or remove members.")).toBeVisible();
+      await expect(other.getByRole("combobox", { name: "Role of Olivia Owner" })).toHaveCount(0);
+      await expect(other.getByRole("button", { name: "Actions for Olivia Owner" })).toHaveCount(0);
       await context.close();
 
+      // The owner, an admin, can change Tom's role and remove him.
       await page.reload();
       await expect(page.getByText("Tom").first()).toBeVisible();
+      await expect(page.getByRole("combobox", { name: "Role of Tom" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Actions for Tom" })).toBeVisible();
+      await expect(page.getByText("Only workspace admins can change members' roles or remove members.")).toHaveCount(0);
     });
 
     test("a session that expires mid-way returns to the same page after signing in again", async ({

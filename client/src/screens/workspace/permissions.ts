@@ -12,7 +12,8 @@ export const can = {
   /** Change name, logo, size; delete the workspace: admin only. */
   editWorkspace: (role: Role) => (role ?? 0) >= ROLE.admin,
   invite: (role: Role) => (role ?? 0) >= ROLE.member,
-  removeWorkspaceMember: (role: Role) => (role ?? 0) >= ROLE.admin,
+  /** Change members' roles and remove members: admin only (members and guests see the list read-only). */
+  manageWorkspaceMembers: (role: Role) => (role ?? 0) >= ROLE.admin,
   /** Create a project in the workspace: member or above. */
   createProject: (role: Role) => (role ?? 0) >= ROLE.member,
   /** Sidebar / menu: archives (and your work, analytics, drafts) are hidden from guests. */

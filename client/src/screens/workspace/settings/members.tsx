@@ -85,6 +85,11 @@ export function WorkspaceMembersSettings() {
           </Button>
         ) : null}
       </SettingsHeading>
+      {can.manageWorkspaceMembers(role) ? null : (
+        <div className="readonly-note">
+          <Banner kind="info">{t("settings.members.readOnly")}</Banner>
+        </div>
+      )}
 
       <section className="settings-section">
         <div className="member-list-toolbar">
@@ -99,8 +104,8 @@ export function WorkspaceMembersSettings() {
           ) : (
             shown.map((m) => {
               const isMe = m.member.id === me?.id;
-              // Nobody changes the role of someone above them, nor gives a role above their own.
-              const canChange = !isMe && myRole >= ROLE.member && m.role <= myRole;
+              // Only admins change roles (the server's rule, the reference's too), never their own.
+              const canChange = !isMe && can.manageWorkspaceMembers(role);
               const name = memberName(m.member);
               return (
                 <MemberRow
@@ -132,7 +137,7 @@ export function WorkspaceMembersSettings() {
                     )
                   }
                   actions={
-                    can.removeWorkspaceMember(role) && !isMe ? (
+                    can.manageWorkspaceMembers(role) && !isMe ? (
                       <RowActionsMenu label={t("projects.members.actionsFor", { name })}>
                         <MenuItem danger icon={<UserMinus size={14} />} onSelect={() => setRemoving(m)}>
                           {t("settings.members.remove")}
