@@ -54,6 +54,9 @@ export default defineConfig({
   retries: 0,
   reporter: "list",
   timeout: 60_000,
+  // A web-first assertion retries until it holds; on a loaded 2-core machine a screen can take
+  // longer than Playwright's 5 s default to settle. The deadline costs time only when it fails.
+  expect: { timeout: 15_000 },
   forbidOnly: !!process.env.CI,
   // 01-foundation sets the instance up through its first-run screen, so it runs before the rest
   // (which would otherwise set it up through the API first). `--no-deps` runs one spec alone.
