@@ -10,23 +10,25 @@ import { type Browser, expect, type Page, test } from "@playwright/test";
 import { AuthPage } from "./pages/auth-page.ts";
 import { InvitationPage, invitationLinkFor, OnboardingPage, VerifyEmailPanel } from "./pages/invitation-page.ts";
 import { signUpWithProject } from "./support/setup.ts";
-import { WorkItemsApi } from "./support/work-items-api.ts";
+import { type Fixture, WorkItemsApi } from "./support/work-items-api.ts";
 
 const owner = { email: "olga@invitations.test", password: "Tidal-compass-river-58", first: "Olga", last: "Owner" };
 const newcomer = { email: "nina@invitations.test", password: "Lantern-pebble-orchard-9" };
 const passwordFirst = { email: "pete@invitations.test", password: "Granite-willow-sparrow-4" };
+const linkFollower = { email: "lena@invitations.test" };
 const slug = "harbour-ops";
 
 test.describe
   .serial("invitations", () => {
     let ownerPage: Page;
     let api: WorkItemsApi;
+    let f: Fixture;
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
       ownerPage = await browser.newPage({ baseURL: origin });
       api = new WorkItemsApi(ownerPage, origin);
-      await signUpWithProject(api, owner, { slug, name: "Docks", identifier: "DK" });
+      f = await signUpWithProject(api, owner, { slug, name: "Docks", identifier: "DK" });
     });
 
     test.afterAll(async () => {
@@ -93,6 +95,55 @@ test.describe
       await page.getByRole("button", { name: "Accept" }).click();
       await page.getByRole("button", { name: "Continue" }).click();
       await page.waitForURL((url) => url.pathname === `/${slug}/`);
+      await context.close();
+    });
+
+    test("a project link shared with someone new opens that project once they have signed up and finished onboarding, and again later", async ({
+      browser,
+    }) => {
+      await api.invite(slug, linkFollower.email);
+      const link = `/${slug}/projects/${f.projectId}/issues/`;
+      const context = await browser.newContext();
+      const page = await context.newPage();
+
+      // Signed out, the link leads to sign-in, which keeps where it was going; a new person signs up from there.
+      await page.goto(link);
+      await page.waitForURL((url) => url.pathname === "/" && url.searchParams.get("next_path") === link);
+      await page.getByRole("link", { name: "Create an account" }).click();
+      await new AuthPage(page).signUpWithCode(linkFollower.email, "");
+
+      // Onboarding keeps the link too: profile, join the workspace, continue.
+      const onboarding = new OnboardingPage(page);
+      await onboarding.completeProfile("Lena", "Linked");
+      await page.getByRole("button", { name: "Accept" }).click();
+      // Joined (Continue shows): the owner adds the new member to the project the link is about.
+      await expect(page.getByRole("button", { name: "Continue" })).toBeVisible();
+      const me = (await (await page.request.get("/api/users/me/")).json()) as { id: string };
+      await api.addProjectMember(f, me.id);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.waitForURL((url) => url.pathname === link);
+      await expect(page.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
+
+      // The same link opened again, in a new tab: straight to the project, never through onboarding
+      // (the app starts from its kept answers, which must know onboarding is over).
+      const again = await context.newPage();
+      const visited: string[] = [];
+      again.on("framenavigated", (frame) => {
+        if (frame === again.mainFrame()) visited.push(new URL(frame.url()).pathname);
+      });
+      await again.goto(link);
+      await expect(again.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
+      // Held until the start's server checks have run (they wait for the board's paint): a stale
+      // start would bounce now.
+      await expect
+        .poll(() =>
+          again.evaluate(() =>
+            performance.getEntriesByType("resource").some((e) => e.name.endsWith("/api/users/me/profile/")),
+          ),
+        )
+        .toBe(true);
+      await expect(again.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
+      expect(visited.filter((path) => path !== link)).toEqual([]);
       await context.close();
     });
   });

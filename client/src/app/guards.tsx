@@ -9,6 +9,7 @@ import { useSnapshot } from "valtio";
 import { ScreenLoader } from "../components/ui";
 import { routeState, session } from "../stores/session";
 import { HomeRedirect } from "./home-redirect";
+import { onboardingPath } from "./onboarding-path";
 
 /** Sign-in and sign-up screens: a signed-in user is sent on (to next_path, onboarding or home). */
 export function NonAuthenticatedOnly() {
@@ -17,8 +18,9 @@ export function NonAuthenticatedOnly() {
   const state = routeState(snap as typeof session);
   if (state === "loading") return <ScreenLoader />;
   if (state === "non-authenticated") return <Outlet />;
-  if (state === "onboarding") return <Navigate to="/onboarding/" replace />;
   const next = safeNextPath(new URLSearchParams(location.search).get("next_path"));
+  // Signed in but not onboarded: onboarding first, then where the link was going.
+  if (state === "onboarding") return <Navigate to={onboardingPath(next)} replace />;
   if (next) return <Navigate to={next} replace />;
   return <HomeRedirect />;
 }
@@ -35,9 +37,15 @@ export function RequireUser() {
   return <Outlet />;
 }
 
-/** The workspace app: users who have not finished onboarding finish it first. */
+/**
+ * The workspace app: users who have not finished onboarding finish it first, and then land
+ * where they were going (a shared link to a project opens once they have joined).
+ */
 export function RequireOnboarded() {
   const snap = useSnapshot(session);
-  if (!snap.profile?.is_onboarded) return <Navigate to="/onboarding/" replace />;
+  const location = useLocation();
+  if (!snap.profile?.is_onboarded) {
+    return <Navigate to={onboardingPath(location.pathname + location.search)} replace />;
+  }
   return <Outlet />;
 }

@@ -5,7 +5,7 @@
  */
 import { api } from "../lib/api";
 import { outbox } from "../lib/offline/app-outbox";
-import { onKeptAnswerChanged } from "../lib/offline/last-answers";
+import { KEPT_ANSWER_HEADER, onKeptAnswerChanged } from "../lib/offline/last-answers";
 import { defineStore, resetAllStores } from "../lib/store";
 
 export type InstanceInfo = {
@@ -73,7 +73,18 @@ export async function loadSession(): Promise<void> {
     session.instance = instance;
     if (me.ok) {
       if (!profile.ok) throw new Error(`profile: ${profile.status}`);
-      const [user, userProfile] = await Promise.all([me.json<CurrentUser>(), profile.json<Profile>()]);
+      const [user, keptOrRead] = await Promise.all([me.json<CurrentUser>(), profile.json<Profile>()]);
+      // A kept answer (lib/offline/last-answers.ts) that says "not onboarded" may predate the
+      // finish (another tab or device): the guards would send a shared link to onboarding and
+      // then home. Onboarding only ever ends, so that answer is checked with the server first
+      // (this page's second read of it goes to the server; offline, the kept copy stands).
+      const userProfile =
+        !keptOrRead.is_onboarded && profile.headers.get(KEPT_ANSWER_HEADER)
+          ? await api
+              .get("/api/users/me/profile/")
+              .json<Profile>()
+              .catch(() => keptOrRead)
+          : keptOrRead;
       session.user = user;
       session.profile = userProfile;
     } else {

@@ -75,6 +75,18 @@ describe("last answers of the start-up reads", () => {
     expect((await read(path)).body).toEqual({ display_filters: { layout: "kanban" } });
   });
 
+  it("finishing onboarding keeps its answer as the profile: the next page does not start 'not onboarded'", async () => {
+    const profile = "/api/users/me/profile/";
+    answers[profile] = { status: 200, body: { is_onboarded: false } };
+    await read(profile, "PATCH");
+    await settle();
+    answers["/api/users/me/onboard/"] = { status: 200, body: { is_onboarded: true } };
+    await read("/api/users/me/onboard/", "PATCH");
+    await settle();
+    network = "down";
+    expect((await read(profile)).body).toEqual({ is_onboarded: true });
+  });
+
   it("a 401 (the session ended) forgets every kept answer", async () => {
     answers["/api/instances/"] = { status: 200, body: { instance: {} } };
     await read("/api/instances/");

@@ -36,6 +36,18 @@ export function isKeptRead(pathname: string): boolean {
   return KEPT.some((pattern) => pattern.test(pathname));
 }
 
+/** The mark on an answer given from its kept copy at start (the server is asked behind it). */
+export const KEPT_ANSWER_HEADER = "x-tideline-kept";
+
+/**
+ * Changes whose answer is a kept read's object under another path: finishing onboarding (and the
+ * tour) answers the profile, which must be kept, or the next page starts "not onboarded".
+ */
+const ANSWERS_FOR: Record<string, string> = {
+  "/api/users/me/onboard/": "/api/users/me/profile/",
+  "/api/users/me/tour-completed/": "/api/users/me/profile/",
+};
+
 type Answer = { body: string; type: string };
 type Schema = { answers: { key: string; value: Answer } };
 
@@ -209,7 +221,14 @@ async function revalidate(request: Request, key: string, pathname: string, kept:
 export async function fetchWithLastAnswers(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = input instanceof Request ? input : new Request(input, init);
   const url = new URL(request.url, typeof location === "undefined" ? undefined : location.href);
-  if (typeof indexedDB === "undefined" || !isKeptRead(url.pathname)) return fetch(input, init);
+  if (typeof indexedDB === "undefined") return fetch(input, init);
+  const answersFor = request.method === "PATCH" ? ANSWERS_FOR[url.pathname] : undefined;
+  if (answersFor) {
+    const response = await fetch(input, init);
+    if (response.ok) keep(answersFor, response.clone()).catch(() => undefined);
+    return response;
+  }
+  if (!isKeptRead(url.pathname)) return fetch(input, init);
   const key = url.pathname + url.search;
   if (request.method === "GET" && startWindowOpen && !answeredFromKept.has(key)) {
     answeredFromKept.add(key);
@@ -220,7 +239,10 @@ export async function fetchWithLastAnswers(input: RequestInfo | URL, init?: Requ
       // Who am I is checked at once: an ended session must not wait for a paint to go to sign-in.
       if (url.pathname === SESSION_READ) void revalidate(check, key, url.pathname, kept);
       else afterFirstPaint(() => void revalidate(check, key, url.pathname, kept));
-      return new Response(kept.body, { status: 200, headers: { "content-type": kept.type, "x-tideline-kept": "1" } });
+      return new Response(kept.body, {
+        status: 200,
+        headers: { "content-type": kept.type, [KEPT_ANSWER_HEADER]: "1" },
+      });
     }
   }
   if (request.method === "PATCH") {

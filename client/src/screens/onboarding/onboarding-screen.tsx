@@ -2,9 +2,10 @@ import { ROLE } from "@tideline/shared";
 import { Check, Mail } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, useNavigate } from "react-router";
+import { Navigate, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
+import { afterOnboardingPath } from "../../app/onboarding-path";
 import { Banner, Button, ScreenLoader, TextInput } from "../../components/ui";
 import { errorMessage } from "../../lib/api";
 import {
@@ -33,10 +34,12 @@ const USE_CASES = ["engineering", "product", "design", "marketing", "operations"
 
 /**
  * /onboarding/: profile → create or join a workspace → invite teammates (skippable). Progress
- * is kept in the profile's onboarding_step, so a reload resumes at the right step.
+ * is kept in the profile's onboarding_step, so a reload resumes at the right step. The link that
+ * brought the person here (next_path, set by the guards) is where finishing lands.
  */
 export function OnboardingScreen() {
   const snap = useSnapshot(session);
+  const next = useSearchParams()[0].get("next_path");
   const [step, setStep] = useState<Step | null>(null);
   const [target, setTarget] = useState<Workspace | null>(null);
 
@@ -59,7 +62,7 @@ export function OnboardingScreen() {
     };
   }, []);
 
-  if (snap.profile?.is_onboarded) return <Navigate to="/" replace />;
+  if (snap.profile?.is_onboarded) return <Navigate to={afterOnboardingPath(next)} replace />;
 
   return (
     <OnboardingFrame>
@@ -71,13 +74,14 @@ export function OnboardingScreen() {
           {step === "profile" ? <ProfileStep onDone={() => setStep("workspace")} /> : null}
           {step === "workspace" ? (
             <WorkspaceStep
+              next={next}
               onCreated={(ws) => {
                 setTarget(ws);
                 setStep("invite");
               }}
             />
           ) : null}
-          {step === "invite" && target ? <InviteStep workspace={target} /> : null}
+          {step === "invite" && target ? <InviteStep workspace={target} next={next} /> : null}
         </div>
       )}
     </OnboardingFrame>
@@ -177,7 +181,7 @@ function ProfileStep({ onDone }: { onDone: () => void }) {
   );
 }
 
-function WorkspaceStep({ onCreated }: { onCreated: (ws: Workspace) => void }) {
+function WorkspaceStep({ next, onCreated }: { next: string | null; onCreated: (ws: Workspace) => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const invSnap = useSnapshot(invitations);
@@ -191,8 +195,7 @@ function WorkspaceStep({ onCreated }: { onCreated: (ws: Workspace) => void }) {
 
   async function finish() {
     setFinishing(true);
-    const slug = joined[0]?.slug;
-    if (await finishOnboarding()) navigate(slug ? `/${slug}/` : "/", { replace: true });
+    if (await finishOnboarding()) navigate(afterOnboardingPath(next, joined[0]?.slug), { replace: true });
     else setFinishing(false);
   }
 
@@ -293,7 +296,7 @@ function PendingInvite({ invitation }: { invitation: Invitation }) {
   );
 }
 
-function InviteStep({ workspace }: { workspace: Workspace }) {
+function InviteStep({ workspace, next }: { workspace: Workspace; next: string | null }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [rows, setRows] = useState<InviteRow[]>(() => [newInviteRow(), newInviteRow(), newInviteRow()]);
@@ -301,7 +304,7 @@ function InviteStep({ workspace }: { workspace: Workspace }) {
   const [error, setError] = useState<string | null>(null);
 
   async function finish() {
-    if (await finishOnboarding()) navigate(`/${workspace.slug}/`, { replace: true });
+    if (await finishOnboarding()) navigate(afterOnboardingPath(next, workspace.slug), { replace: true });
     else setBusy(null);
   }
 
