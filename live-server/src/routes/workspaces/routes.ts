@@ -1,13 +1,14 @@
 /**
- * Workspaces: create, read, update, delete, and the slug availability check. Invitations and
- * members live in their own modules (invitation-routes.ts, member-routes.ts), registered here.
+ * Workspaces: create, read, update, delete, and the slug availability check. Invitations,
+ * members and the caller's workspace user-properties live in their own modules
+ * (invitation-routes.ts, member-routes.ts, user-properties-routes.ts), registered here.
  *
  * Who may do what (product-domain §6, workspace part, enforced here rather than only in the UI):
  * - GET /api/workspaces/:slug/ is open to every active member, guests included: the app shell
  *   needs the workspace's name and logo on every screen. The settings *page* stays admin/member.
  * - PATCH and DELETE of the workspace (general settings that change something): admin only.
  * - Member list: readable by guests (they see who they work with, e.g. in pickers); changing
- *   roles needs member or above; removing needs admin.
+ *   roles and removing members: admin only (member-routes.ts).
  * - Invitations: listing and sending need member or above (guests get 403).
  */
 import { ROLE } from "@tideline/shared";
@@ -23,6 +24,7 @@ import { invitationRoutes } from "./invitation-routes.ts";
 import { memberRoutes } from "./member-routes.ts";
 import { createWorkspaceBody, updateWorkspaceBody } from "./schema.ts";
 import { createWorkspace, isSlugTaken, normalizeSlug, slugProblem, slugReserved, slugTaken } from "./service.ts";
+import { workspaceUserPropertiesRoutes } from "./user-properties-routes.ts";
 
 type SlugParams = { slug: string };
 
@@ -136,4 +138,5 @@ export async function workspacesRoutes(app: FastifyInstance): Promise<void> {
 
   await invitationRoutes(app);
   await memberRoutes(app);
+  await workspaceUserPropertiesRoutes(app);
 }
