@@ -1,5 +1,14 @@
-/** Password hashing (scrypt, memory-hard, built into Node) and random tokens. */
-import { createHash, createHmac, randomBytes, randomInt, scrypt, timingSafeEqual } from "node:crypto";
+/** Password hashing (scrypt, memory-hard, built into Node), random tokens, and sealed secrets. */
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  randomInt,
+  scrypt,
+  timingSafeEqual,
+} from "node:crypto";
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 64 } as const;
 
@@ -57,4 +66,31 @@ export function safeEqual(a: string, b: string): boolean {
 /** A uniformly random 6-digit code, "000000"–"999999". */
 export function sixDigitCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, "0");
+}
+
+/** The AES-256 key for `purpose`, derived from the instance secret (one key per purpose). */
+const sealKey = (secret: string, purpose: string) => createHmac("sha256", secret).update(`seal:${purpose}`).digest();
+
+/**
+ * Encrypt a short secret for storage (AES-256-GCM under a key derived from the instance secret):
+ * for a value the server must be able to send again, which a hash cannot give back. Whoever
+ * reads only the database learns nothing from it.
+ */
+export function seal(secret: string, purpose: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealKey(secret, purpose), iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+}
+
+/** The value `seal` stored, or undefined when it was not sealed with this secret and purpose. */
+export function unseal(secret: string, purpose: string, sealed: string): string | undefined {
+  try {
+    const raw = Buffer.from(sealed, "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", sealKey(secret, purpose), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -5,10 +5,13 @@
  * - HTML form posts that end a flow with a 302: sign-up, sign-in, magic sign-up / sign-in,
  *   sign-out. Errors go back to the form's page with the catalogue code; success goes to the
  *   validated next_path.
- * Every POST counts against the per-IP auth rate limit, except sign-out, which checks no secret
- * and must never be refused to someone who wants to leave. Mails count per address; a password
- * or code check runs under `credentialCheck`: failures count per IP (a wall) and per account (a
- * delay, never a refusal — see auth/rate-limit.ts).
+ * Every POST counts against the per-source auth rate limit, except sign-out, which checks no
+ * secret and must never be refused to someone who wants to leave. Calls that check no secret are
+ * refused past it (5900); a password, code or reset-token check is never refused for what others
+ * did — past the source's budget it waits its turn (auth/rate-limit.ts), so a right password or
+ * code always gets in. Mails count per address. Code guesses count per address and source (three
+ * tries each) and per address (a queue), never on the code: nobody else can burn a mailed code,
+ * and asking for another does not replace it (magic-code.ts).
  *
  * E-mail proof (auth/email-proof.ts): a code sign-in / sign-up, the verification code
  * (/auth/verify-email/), a reset link and an invitation link's token prove the address; a
@@ -32,7 +35,7 @@ import { requireUser } from "../../policies/access.ts";
 import { presentMe } from "../../presenters/user.ts";
 import { pendingInvitationByToken } from "../workspaces/service.ts";
 import { AuthFailure, refuse, sendAuthError } from "./failure.ts";
-import { consumeMagicCode, issueMagicCode, type MagicCodeCheck } from "./magic-code.ts";
+import { codeToMail, consumeMagicCode, type MagicCodeCheck, minutesLeft } from "./magic-code.ts";
 import {
   authSettings,
   createUserWithProfile,
@@ -87,21 +90,23 @@ async function invitationProof(app: FastifyInstance, body: unknown, email: strin
   return row && row.invitation.email.toLowerCase() === email ? row : undefined;
 }
 
-/** Refusals that mean a wrong secret: counted per IP and per account by `credentialCheck`. */
+/** Refusals that mean a wrong password or token: counted per source and per account by `credentialCheck`. */
 const CREDENTIAL_FAILURES: ReadonlySet<number> = new Set([
   AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN,
-  AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_IN,
-  AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_UP,
-  AUTH_ERROR.EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_IN,
-  AUTH_ERROR.EMAIL_CODE_ATTEMPT_EXHAUSTED_SIGN_UP,
   AUTH_ERROR.INVALID_PASSWORD_TOKEN,
   AUTH_ERROR.INCORRECT_OLD_PASSWORD,
 ]);
 
+/** Wait for the source's turn before a credential check, or refuse a flood with 5900. */
+async function holdSource(app: FastifyInstance, ip: string): Promise<void> {
+  if (!(await app.ctx.authLimiter.holdSource(ip))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+}
+
 /**
- * Check a password, code or token for `account` (an e-mail; none for a reset token): when the
- * account is locked by earlier failures the check waits first and then runs as usual, so the
- * owner's right secret still works; a wrong one counts against the IP and the account.
+ * Check a password or token for `account` (an e-mail; none for a reset token): past its budget
+ * the source waits its turn, and a locked account waits `lockDelayMs`; then the check runs as
+ * usual, so the owner's right secret still works. A wrong one counts against the source and the
+ * account.
  */
 export async function credentialCheck<T>(
   app: FastifyInstance,
@@ -110,6 +115,7 @@ export async function credentialCheck<T>(
   check: () => Promise<T>,
 ): Promise<T> {
   const limiter = app.ctx.authLimiter;
+  await holdSource(app, ip);
   await limiter.holdIfLocked(account);
   try {
     const result = await check();
@@ -121,12 +127,55 @@ export async function credentialCheck<T>(
   }
 }
 
+/**
+ * Check a mailed code for `email` from `ip` and use it up, or refuse. The source's try is taken
+ * before comparing; with none left it is 5100/5102 for this source only. A source that guessed
+ * wrong before waits for the address's turn once the address has had its share of failures;
+ * its first guess never does (auth/rate-limit.ts).
+ */
+async function checkMailedCode(
+  app: FastifyInstance,
+  ip: string,
+  email: string,
+  code: string,
+  flow: "sign-in" | "sign-up",
+): Promise<void> {
+  const limiter = app.ctx.authLimiter;
+  await holdSource(app, ip);
+  const guess = await limiter.startCodeGuess(email, ip);
+  if (guess === "exhausted") {
+    await limiter.recordFailure(ip, undefined);
+    refuseMagicCode("exhausted", flow);
+  }
+  if (!guess.clean && !(await limiter.holdCodeGuess(email))) {
+    await limiter.returnCodeTry(email, ip);
+    refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+  }
+  const check = await consumeMagicCode(app.ctx.db, email, code.slice(0, 32), app.ctx.config.secretKey);
+  if (check === "ok") return limiter.recordCodeSuccess(email, ip);
+  if (check === "invalid") await limiter.recordCodeFailure(email, ip);
+  refuseMagicCode(check, flow);
+}
+
+/**
+ * The code to mail to `email` for a request from `ip` (magic-code.ts: the same code again while
+ * it is good, never a replacement). A requester whose own tries are used up gets a new code
+ * when the address is under its cap, and its tries start again.
+ */
+async function mailableCode(app: FastifyInstance, ip: string, email: string) {
+  const limiter = app.ctx.authLimiter;
+  const usedUp = await limiter.codeTriesUsedUp(email, ip);
+  const mailed = await codeToMail(app.ctx.db, email, app.ctx.config.secretKey, { wantNew: usedUp });
+  if (usedUp && mailed.fresh) await limiter.restartCodeTries(email, ip);
+  return mailed;
+}
+
 /** Count one mail to `email` against its per-address limit, or refuse with 5900. */
 async function limitMail(app: FastifyInstance, email: string): Promise<void> {
   if (!(await app.ctx.authLimiter.allowMail(email))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
 }
 
-function refuseMagicCode(check: Exclude<MagicCodeCheck, "ok">, flow: "sign-in" | "sign-up"): never {
+function refuseMagicCode(check: Exclude<MagicCodeCheck, "ok"> | "exhausted", flow: "sign-in" | "sign-up"): never {
   const codes: Record<typeof check, [AuthErrorCode, AuthErrorCode]> = {
     invalid: [AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_IN, AUTH_ERROR.INVALID_MAGIC_CODE_SIGN_UP],
     expired: [AUTH_ERROR.EXPIRED_MAGIC_CODE_SIGN_IN, AUTH_ERROR.EXPIRED_MAGIC_CODE_SIGN_UP],
@@ -137,11 +186,17 @@ function refuseMagicCode(check: Exclude<MagicCodeCheck, "ok">, flow: "sign-in" |
 
 type JsonHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-/** A JSON auth call: per-IP rate limit first, then the handler; AuthFailure becomes the catalogue answer. */
-function jsonRoute(app: FastifyInstance, handle: JsonHandler) {
+const CHECKS_SECRET = { checksSecret: true };
+
+/**
+ * A JSON auth call: per-source rate limit first (a wall, unless the call checks a secret:
+ * `checksSecret` calls are counted and held by `credentialCheck` instead), then the handler;
+ * AuthFailure becomes the catalogue answer.
+ */
+function jsonRoute(app: FastifyInstance, handle: JsonHandler, options: { checksSecret?: boolean } = {}) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     try {
-      if (!(await app.ctx.authLimiter.allowIp(request.ip))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+      await countRequest(app, request.ip, options.checksSecret ?? false);
       return await handle(request, reply);
     } catch (error) {
       if (error instanceof AuthFailure) return sendAuthError(reply, error.code);
@@ -150,11 +205,20 @@ function jsonRoute(app: FastifyInstance, handle: JsonHandler) {
   };
 }
 
+/** Count a request against its source: a wall for calls that check no secret, a count only otherwise. */
+async function countRequest(app: FastifyInstance, ip: string, checksSecret: boolean): Promise<void> {
+  const limiter = app.ctx.authLimiter;
+  if (checksSecret) await limiter.noteRequest(ip);
+  else if (!(await limiter.allowRequest(ip))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+}
+
 type FormFlow = {
   /** Where errors are sent back to. */
   page: string;
   /** The code for a post without a valid CSRF pair: the flow's "authentication failed". */
   csrfFailure: AuthErrorCode;
+  /** The flow checks a password or code: never refused for its source's traffic, only held. */
+  checksSecret: boolean;
 };
 
 type FormInput = { email: string; body: unknown; settings: Settings; request: FastifyRequest };
@@ -173,7 +237,7 @@ function formRoute(
     const email = normalizeEmail(field(body, "email") ?? "");
     const nextPath = field(body, "next_path");
     try {
-      if (!(await app.ctx.authLimiter.allowIp(request.ip))) refuse(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+      await countRequest(app, request.ip, flow.checksSecret);
       if (!hasValidCsrf(request, field(body, "csrfmiddlewaretoken"))) refuse(flow.csrfFailure);
       const settings = await authSettings(app.ctx.db);
       if (!settings.ready) refuse(AUTH_ERROR.INSTANCE_NOT_CONFIGURED);
@@ -210,11 +274,15 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   }));
 
   /**
-   * Which step the sign-in screen shows next:
-   * - existing user: CREDENTIAL when password login is on and they have a password they chose
-   *   (not auto-set); otherwise MAGIC_CODE when code login is on. A user without a password
-   *   on an instance with code login off gets CREDENTIAL, whose screen offers "forgot password".
-   * - new user: CREDENTIAL (choose a password) unless password login is off, then MAGIC_CODE.
+   * Which step the sign-in screen shows next, as the reference product decides it: a code
+   * (MAGIC_CODE) when mail is configured and code sign-in is on, for a new address (it signs up
+   * by proving the address) and for an account without a password of its own
+   * (is_password_autoset); CREDENTIAL otherwise — an account with a chosen password, or no mail
+   * to send a code with (that screen offers the code anyway when code sign-in is on, the code
+   * going to the server log).
+   * Where a password cannot get the person in, the code step is answered whenever code sign-in
+   * is on, mail or not: password sign-in switched off, or a new address on an invite-only
+   * instance without its invitation link (auth/email-proof.ts: a password proves nothing there).
    */
   app.post(
     "/auth/email-check/",
@@ -224,18 +292,20 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       if (!settings.ready) refuse(AUTH_ERROR.INSTANCE_NOT_CONFIGURED);
       const email = jsonEmail(request.body);
       const user = await findUserByEmail(db, email);
+      const codes = settings.is_magic_login_enabled;
+      const mailedCodes = codes && (await mailer.isConfigured());
+      const answer = (existing: boolean, code: boolean) => ({ existing, status: code ? "MAGIC_CODE" : "CREDENTIAL" });
       if (user) {
         if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
-        const hasPassword = Boolean(user.passwordHash) && !user.isPasswordAutoset;
-        const credential = settings.is_email_password_enabled && (hasPassword || !settings.is_magic_login_enabled);
-        return { existing: true, status: credential ? "CREDENTIAL" : "MAGIC_CODE" };
+        const passwordUseless = !settings.is_email_password_enabled;
+        return answer(true, (mailedCodes && user.isPasswordAutoset) || (codes && passwordUseless));
       }
       if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
-      // Invite-only: a password sign-up needs the invitation link (it proves the address);
-      // without it the code step is the way in.
-      const passwordMayProve = settings.enable_signup || Boolean(await invitationProof(app, request.body, email));
-      const credential = settings.is_email_password_enabled && (passwordMayProve || !settings.is_magic_login_enabled);
-      return { existing: false, status: credential ? "CREDENTIAL" : "MAGIC_CODE" };
+      // Invite-only: a password sign-up needs the invitation link (it proves the address).
+      const passwordUseless =
+        !settings.is_email_password_enabled ||
+        (!settings.enable_signup && !(await invitationProof(app, request.body, email)));
+      return answer(false, mailedCodes || (codes && passwordUseless));
     }),
   );
 
@@ -252,14 +322,14 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       // No code for an address that could not use it: magic sign-up would refuse with 5015.
       if (!user && !(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
       await limitMail(app, email);
-      const code = await issueMagicCode(db, email, app.ctx.config.secretKey);
+      const { code, expiresAt } = await mailableCode(app, request.ip, email);
       await mailer.send({
         to: email,
         subject: `Your ${settings.instanceName} sign-in code`,
         text: [
           `Your sign-in code is ${code}`,
           "",
-          "It is valid for 10 minutes and can be used once.",
+          `It is valid for ${minutesLeft(expiresAt)} minutes and can be used once.`,
           "If you did not try to sign in, you can ignore this e-mail.",
         ].join("\n"),
       });
@@ -299,30 +369,34 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     "/auth/reset-password/:uid/:token/",
     publicRoute,
-    jsonRoute(app, async (request) => {
-      const { uid, token } = request.params as { uid: string; token: string };
-      const found = await credentialCheck(app, request.ip, undefined, async () => {
-        const row = await findPasswordToken(db, uid, token);
-        if (row === "invalid") refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
-        if (row === "expired") refuse(AUTH_ERROR.EXPIRED_PASSWORD_TOKEN);
-        return row;
-      });
-      const password = jsonString(request.body, "password");
-      // A bad password leaves the token alive, so the user can try again from the same link.
-      if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
-      const passwordHash = await hashPassword(password);
-      await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
-        if (!(await markPasswordTokenUsed(tx, found.id))) refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
-        // The link was mailed to the address, so following it proves the address too.
-        await tx
-          .update(users)
-          .set({ passwordHash, isPasswordAutoset: false, isEmailVerified: true })
-          .where(eq(users.id, found.userId));
-        // Whoever knew the old password is signed out everywhere (open live sockets too).
-        await revokeUserSessions(tx, emit, found.userId);
-      });
-      return { message: "Password reset successfully." };
-    }),
+    jsonRoute(
+      app,
+      async (request) => {
+        const { uid, token } = request.params as { uid: string; token: string };
+        const found = await credentialCheck(app, request.ip, undefined, async () => {
+          const row = await findPasswordToken(db, uid, token);
+          if (row === "invalid") refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
+          if (row === "expired") refuse(AUTH_ERROR.EXPIRED_PASSWORD_TOKEN);
+          return row;
+        });
+        const password = jsonString(request.body, "password");
+        // A bad password leaves the token alive, so the user can try again from the same link.
+        if (!isAcceptablePassword(password)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+        const passwordHash = await hashPassword(password);
+        await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
+          if (!(await markPasswordTokenUsed(tx, found.id))) refuse(AUTH_ERROR.INVALID_PASSWORD_TOKEN);
+          // The link was mailed to the address, so following it proves the address too.
+          await tx
+            .update(users)
+            .set({ passwordHash, isPasswordAutoset: false, isEmailVerified: true })
+            .where(eq(users.id, found.userId));
+          // Whoever knew the old password is signed out everywhere (open live sockets too).
+          await revokeUserSessions(tx, emit, found.userId);
+        });
+        return { message: "Password reset successfully." };
+      },
+      CHECKS_SECRET,
+    ),
   );
 
   app.post(
@@ -346,23 +420,27 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     "/auth/change-password/",
     publicRoute,
-    jsonRoute(app, async (request) => {
-      const user = requireUser(request);
-      const oldPassword = jsonString(request.body, "old_password");
-      const newPassword = jsonString(request.body, "new_password");
-      if (!oldPassword || !newPassword) refuse(AUTH_ERROR.MISSING_PASSWORD);
-      await credentialCheck(app, request.ip, user.email, async () => {
-        if (!(await verifyPassword(oldPassword, user.passwordHash))) refuse(AUTH_ERROR.INCORRECT_OLD_PASSWORD);
-      });
-      if (!isAcceptablePassword(newPassword)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
-      const passwordHash = await hashPassword(newPassword);
-      await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
-        await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, user.id));
-        // Other devices must sign in again with the new password; this one stays signed in.
-        await revokeUserSessions(tx, emit, user.id, { except: request.sessionToken });
-      });
-      return { message: "Password changed successfully." };
-    }),
+    jsonRoute(
+      app,
+      async (request) => {
+        const user = requireUser(request);
+        const oldPassword = jsonString(request.body, "old_password");
+        const newPassword = jsonString(request.body, "new_password");
+        if (!oldPassword || !newPassword) refuse(AUTH_ERROR.MISSING_PASSWORD);
+        await credentialCheck(app, request.ip, user.email, async () => {
+          if (!(await verifyPassword(oldPassword, user.passwordHash))) refuse(AUTH_ERROR.INCORRECT_OLD_PASSWORD);
+        });
+        if (!isAcceptablePassword(newPassword)) refuse(AUTH_ERROR.INVALID_NEW_PASSWORD);
+        const passwordHash = await hashPassword(newPassword);
+        await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
+          await tx.update(users).set({ passwordHash, isPasswordAutoset: false }).where(eq(users.id, user.id));
+          // Other devices must sign in again with the new password; this one stays signed in.
+          await revokeUserSessions(tx, emit, user.id, { except: request.sessionToken });
+        });
+        return { message: "Password changed successfully." };
+      },
+      CHECKS_SECRET,
+    ),
   );
 
   app.post(
@@ -370,7 +448,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     publicRoute,
     formRoute(
       app,
-      { page: SIGN_UP_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP },
+      { page: SIGN_UP_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP, checksSecret: false },
       async ({ email, body, settings }) => {
         const password = field(body, "password") ?? "";
         if (!email || !password) refuse(AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_UP);
@@ -398,7 +476,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     publicRoute,
     formRoute(
       app,
-      { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN },
+      { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN, checksSecret: true },
       async ({ email, body, settings, request }) => {
         const password = field(body, "password") ?? "";
         if (!email || !password) refuse(AUTH_ERROR.REQUIRED_EMAIL_PASSWORD_SIGN_IN);
@@ -421,7 +499,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     publicRoute,
     formRoute(
       app,
-      { page: SIGN_UP_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP },
+      { page: SIGN_UP_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_UP, checksSecret: true },
       async ({ email, body, settings, request }) => {
         const code = field(body, "code") ?? "";
         if (!email || !code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_UP_EMAIL_CODE_REQUIRED);
@@ -429,10 +507,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         if (!settings.is_magic_login_enabled) refuse(AUTH_ERROR.MAGIC_LINK_LOGIN_DISABLED);
         if (await findUserByEmail(db, email)) refuse(AUTH_ERROR.USER_ALREADY_EXIST);
         if (!(await maySignUp(app, settings, email))) refuse(AUTH_ERROR.SIGNUP_DISABLED);
-        await credentialCheck(app, request.ip, email, async () => {
-          const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
-          if (check !== "ok") refuseMagicCode(check, "sign-up");
-        });
+        await checkMailedCode(app, request.ip, email, code, "sign-up");
         // The code proved the address; there is no password until the user sets one.
         const user = await createAccount(app, {
           email,
@@ -450,7 +525,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     publicRoute,
     formRoute(
       app,
-      { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN },
+      { page: SIGN_IN_PAGE, csrfFailure: AUTH_ERROR.AUTHENTICATION_FAILED_SIGN_IN, checksSecret: true },
       async ({ email, body, settings, request }) => {
         const code = field(body, "code") ?? "";
         if (!email || !code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED);
@@ -459,10 +534,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         const user = await findUserByEmail(db, email);
         if (!user) refuse(AUTH_ERROR.USER_DOES_NOT_EXIST);
         if (!user.isActive) refuse(AUTH_ERROR.USER_ACCOUNT_DEACTIVATED);
-        await credentialCheck(app, request.ip, email, async () => {
-          const check = await consumeMagicCode(db, email, code, app.ctx.config.secretKey);
-          if (check !== "ok") refuseMagicCode(check, "sign-in");
-        });
+        await checkMailedCode(app, request.ip, email, code, "sign-in");
         // The code proved the address. If it had not been proven before, a password set until
         // now may be an intruder's (pre-hijack): it is cleared and every session ends before the
         // owner's new one starts.
@@ -477,7 +549,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   /**
    * "Verify your address" for a signed-in account whose address is not proven (a password
    * sign-up): a six-digit code mailed to it (to the server log when SMTP is not set), like the
-   * sign-in codes and from the same store, valid ten minutes, three wrong tries.
+   * sign-in codes and from the same store — so a squatter's request mails the owner's live code
+   * again rather than replacing it — valid ten minutes, three wrong tries per source.
    */
   app.post(
     "/auth/verify-email/send/",
@@ -486,7 +559,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       const user = requireUser(request);
       if (user.isEmailVerified) return { sent: false, email: user.email, is_email_verified: true };
       await limitMail(app, user.email);
-      const code = await issueMagicCode(db, user.email, app.ctx.config.secretKey);
+      const { code, expiresAt } = await mailableCode(app, request.ip, user.email);
       const { instanceName } = await authSettings(db);
       await mailer.send({
         to: user.email,
@@ -494,7 +567,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         text: [
           `Your verification code is ${code}`,
           "",
-          "Enter it to confirm that this e-mail address is yours. It is valid for 10 minutes and can be used once.",
+          `Enter it to confirm that this e-mail address is yours. It is valid for ${minutesLeft(expiresAt)} minutes and can be used once.`,
           "If you did not ask for it, you can ignore this e-mail.",
         ].join("\n"),
       });
@@ -510,20 +583,21 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     "/auth/verify-email/",
     publicRoute,
-    jsonRoute(app, async (request) => {
-      const user = requireUser(request);
-      if (user.isEmailVerified) return presentMe(user);
-      const code = jsonString(request.body, "code");
-      if (!code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED);
-      await credentialCheck(app, request.ip, user.email, async () => {
-        const check = await consumeMagicCode(db, user.email, code.slice(0, 32), app.ctx.config.secretKey);
-        if (check !== "ok") refuseMagicCode(check, "sign-in");
-      });
-      const proven = await transactionWithEvents(db, app.ctx.events, eventOrigin(request), (tx, emit) =>
-        proveAddress(tx, emit, user, { kind: "session", sessionToken: request.sessionToken }),
-      );
-      return presentMe(proven);
-    }),
+    jsonRoute(
+      app,
+      async (request) => {
+        const user = requireUser(request);
+        if (user.isEmailVerified) return presentMe(user);
+        const code = jsonString(request.body, "code");
+        if (!code.trim()) refuse(AUTH_ERROR.MAGIC_SIGN_IN_EMAIL_CODE_REQUIRED);
+        await checkMailedCode(app, request.ip, user.email, code, "sign-in");
+        const proven = await transactionWithEvents(db, app.ctx.events, eventOrigin(request), (tx, emit) =>
+          proveAddress(tx, emit, user, { kind: "session", sessionToken: request.sessionToken }),
+        );
+        return presentMe(proven);
+      },
+      CHECKS_SECRET,
+    ),
   );
 
   app.post("/auth/sign-out/", publicRoute, async (request, reply) => {
