@@ -1,6 +1,9 @@
 import { NETWORK, ROLE } from "@tideline/shared";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
+import { client, createTestApp, type TestApp, type TestUser } from "../../../test/harness.ts";
+import { issues } from "../../db/schema.ts";
+import { createIssue, stateOf } from "../issues/test-support.ts";
 import { addMember, createProject, createWorld, projectWithTeam, type World } from "./test-support.ts";
 
 let t: TestApp;
@@ -133,6 +136,15 @@ describe("GET /project-stats/", () => {
     expect(ids(all)).not.toContain(foreign.id);
   });
 
+  it("answers the reference's five fields when none (or none it knows) is asked for", async () => {
+    const five = { total_issues: 0, completed_issues: 0, total_members: 3, total_cycles: 0, total_modules: 0 };
+    for (const query of ["", "&fields=", "&fields=total_bananas", "&fields=total_bananas,,"]) {
+      const res = await client(t.app, w.member).get(`${base()}/project-stats/?project_ids=${pub.id}${query}`);
+      expect(res.statusCode, query).toBe(200);
+      expect(res.json(), query).toEqual([{ id: pub.id, ...five }]);
+    }
+  });
+
   it("leaves out projects of another workspace", async () => {
     const res = await client(t.app, w.member).get(`${base()}/project-stats/?project_ids=${foreign.id}`);
     expect(res.json()).toEqual([]);
@@ -147,10 +159,91 @@ describe("GET /project-stats/", () => {
     expect(res.json()).toEqual([{ id: extra.id, total_members: 2 }]);
   });
 
-  it("refuses unknown fields or bad ids (400), anonymous (401), other workspaces (404)", async () => {
-    expect((await client(t.app, w.member).get(`${base()}/project-stats/?fields=total_bananas`)).statusCode).toBe(400);
+  it("refuses bad ids (400), anonymous (401), other workspaces (404)", async () => {
     expect((await client(t.app, w.member).get(`${base()}/project-stats/?project_ids=nope`)).statusCode).toBe(400);
     expect((await client(t.app).get(`${base()}/project-stats/`)).statusCode).toBe(401);
     expect((await client(t.app, w.stranger).get(`${base()}/project-stats/`)).statusCode).toBe(404);
+  });
+});
+
+describe("GET /project-stats/ counts work items, cycles and modules", () => {
+  type Stats = { id: string; total_issues?: number; completed_issues?: number; total_cycles?: number };
+  let p: Awaited<ReturnType<typeof projectWithTeam>>;
+  beforeAll(async () => {
+    p = await projectWithTeam(t, w);
+    const completed = await stateOf(t, p.id, "completed");
+    const cancelled = await stateOf(t, p.id, "cancelled");
+    await createIssue(t, w.admin, p.url, { name: "open" });
+    await createIssue(t, w.admin, p.url, { name: "done", state_id: completed });
+    await createIssue(t, w.admin, p.url, { name: "dropped", state_id: cancelled });
+    const guestsOwn = await createIssue(t, w.admin, p.url, { name: "the guest's" });
+    await t.db.update(issues).set({ createdById: w.guest.id }).where(eq(issues.id, guestsOwn.id));
+    // Not counted: deleted, archived, draft.
+    const gone = await createIssue(t, w.admin, p.url, { name: "deleted" });
+    expect((await client(t.app, w.admin).delete(`${p.url}/issues/${gone.id}/`)).statusCode).toBe(204);
+    const shelved = await createIssue(t, w.admin, p.url, { name: "archived", state_id: completed });
+    await t.db.update(issues).set({ archivedAt: new Date() }).where(eq(issues.id, shelved.id));
+    const draft = await createIssue(t, w.admin, p.url, { name: "draft" });
+    await t.db.update(issues).set({ isDraft: true }).where(eq(issues.id, draft.id));
+    for (const name of ["Sprint 1", "Sprint 2"]) {
+      expect((await client(t.app, w.admin).post(`${p.url}/cycles/`, { name })).statusCode).toBe(201);
+    }
+    expect((await client(t.app, w.admin).post(`${p.url}/modules/`, { name: "Payments" })).statusCode).toBe(201);
+  });
+
+  const statsOf = async (user: TestUser, query = "") => {
+    const res = await client(t.app, user).get(`${base()}/project-stats/?project_ids=${p.id}${query}`);
+    expect(res.statusCode).toBe(200);
+    return (res.json() as Stats[])[0];
+  };
+
+  it("counts live work items, the completed and cancelled ones, cycles, modules and members", async () => {
+    const expected = {
+      id: p.id,
+      total_issues: 4,
+      completed_issues: 2,
+      total_cycles: 2,
+      total_modules: 1,
+      total_members: 3,
+    };
+    expect(await statsOf(w.admin)).toEqual(expected);
+    expect(await statsOf(w.member)).toEqual(expected);
+  });
+
+  it("counts for a restricted guest only the work items that guest may see", async () => {
+    expect(await statsOf(w.guest)).toEqual({
+      id: p.id,
+      total_issues: 1,
+      completed_issues: 0,
+      total_cycles: 2,
+      total_modules: 1,
+      total_members: 3,
+    });
+    await client(t.app, w.admin).patch(p.url + "/", { guest_view_all_features: true });
+    try {
+      expect(await statsOf(w.guest, "&fields=total_issues")).toEqual({ id: p.id, total_issues: 4 });
+    } finally {
+      await client(t.app, w.admin).patch(p.url + "/", { guest_view_all_features: false });
+    }
+  });
+
+  it("counts nothing of a public project the caller has not joined", async () => {
+    expect(await statsOf(w.outsider)).toEqual({
+      id: p.id,
+      total_issues: 0,
+      completed_issues: 0,
+      total_cycles: 0,
+      total_modules: 0,
+      total_members: 3,
+    });
+  });
+
+  it("reads the reference web client's total_work_items and total_completed_work_items", async () => {
+    expect(await statsOf(w.member, "&fields=total_work_items,total_completed_work_items")).toEqual({
+      id: p.id,
+      total_issues: 4,
+      completed_issues: 2,
+    });
+    expect(await statsOf(w.member, "&fields=total_cycles,total_bananas")).toEqual({ id: p.id, total_cycles: 2 });
   });
 });

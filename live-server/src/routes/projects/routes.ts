@@ -25,7 +25,7 @@ import {
   joinProjectsBody,
   listProjectsQuery,
   membersQuery,
-  STAT_FIELDS,
+  statFieldsOf,
   statsQuery,
   updateMemberBody,
   updateProjectBody,
@@ -92,7 +92,7 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: SlugParams }>(`${WS}/project-stats/`, async (request) => {
     const ws = await workspaceAccess(db, request, request.params.slug);
     const query = parse(statsQuery, request.query);
-    return projectStats(db, ws, query.project_ids, query.fields?.length ? query.fields : STAT_FIELDS);
+    return projectStats(db, ws, query.project_ids, statFieldsOf(query.fields));
   });
 
   app.get<{ Params: ProjectParams }>(`${PROJECT}/`, async (request) => {

@@ -114,8 +114,43 @@ export const listProjectsQuery = z.object({ archived: booleanFlag.optional() });
 export const membersQuery = z.object({ exclude_guests: booleanFlag.optional() });
 export const identifierQuery = z.object({ name: z.string().max(100) });
 
-export const STAT_FIELDS = ["total_members", "total_states"] as const;
+/**
+ * project-stats/ fields: the reference's five (apps/api/plane/app/views/analytic/base.py
+ * ProjectStatsEndpoint) and total_states. The reference answers its five when `fields` names
+ * none of them; its own web client asks for total_work_items and total_completed_work_items,
+ * which it then reads as total_issues and completed_issues, so those two names mean them here.
+ */
+export const STAT_FIELDS = [
+  "total_issues",
+  "completed_issues",
+  "total_members",
+  "total_cycles",
+  "total_modules",
+  "total_states",
+] as const;
 export type StatField = (typeof STAT_FIELDS)[number];
+/** What an empty or unknown `fields` asks for, as the reference answers it. */
+export const DEFAULT_STAT_FIELDS: readonly StatField[] = [
+  "total_issues",
+  "completed_issues",
+  "total_members",
+  "total_cycles",
+  "total_modules",
+];
+const STAT_FIELD_ALIASES: Record<string, StatField> = {
+  total_work_items: "total_issues",
+  total_completed_work_items: "completed_issues",
+};
+
+/** The stat fields a `fields` list names (aliases resolved, unknown names dropped as the reference drops them). */
+export function statFieldsOf(names: readonly string[] | undefined): readonly StatField[] {
+  const known = new Set<StatField>();
+  for (const name of names ?? []) {
+    const field = (STAT_FIELDS as readonly string[]).includes(name) ? (name as StatField) : STAT_FIELD_ALIASES[name];
+    if (field) known.add(field);
+  }
+  return known.size ? STAT_FIELDS.filter((f) => known.has(f)) : DEFAULT_STAT_FIELDS;
+}
 
 /** Comma lists in the query: `project_ids=a,b` and `fields=total_members,total_states`. */
 const commaList = z
@@ -129,5 +164,5 @@ const commaList = z
   );
 export const statsQuery = z.object({
   project_ids: commaList.pipe(z.array(z.uuid("Must be a project id")).max(BULK_MAX)).optional(),
-  fields: commaList.pipe(z.array(z.enum(STAT_FIELDS, { error: `Known fields: ${STAT_FIELDS.join(", ")}` }))).optional(),
+  fields: commaList.pipe(z.array(z.string().max(100)).max(50)).optional(),
 });

@@ -21,9 +21,9 @@ import {
   sanitizeIdentifier,
 } from "@tideline/shared";
 import { and, asc, count, eq, inArray, isNotNull, isNull, ne, or, type SQL, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../db/client.ts";
+import { type Db, type DbOrTx, queryRows } from "../../db/client.ts";
 import { uniqueViolation } from "../../db/errors.ts";
-import { projectMembers, projects, states, userFavorites, workspaceMembers } from "../../db/schema.ts";
+import { cycles, modules, projectMembers, projects, states, userFavorites, workspaceMembers } from "../../db/schema.ts";
 import { type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
@@ -213,12 +213,15 @@ export async function projectStats(
   const ids = rows.map((r) => r.project.id);
   const result = new Map<string, Record<string, number | string>>(ids.map((id) => [id, { id }]));
   if (ids.length === 0) return [];
+  const set = (counts: Map<string, number>, field: StatField) => {
+    for (const id of ids) {
+      const entry = result.get(id);
+      if (entry) entry[field] = counts.get(id) ?? 0;
+    }
+  };
   if (fields.includes("total_members")) {
     const members = await activeMemberIds(db, ids);
-    for (const [id, list] of members) {
-      const entry = result.get(id);
-      if (entry) entry.total_members = list.length;
-    }
+    set(new Map([...members].map(([id, list]) => [id, list.length])), "total_members");
   }
   if (fields.includes("total_states")) {
     const counts = await db
@@ -226,14 +229,63 @@ export async function projectStats(
       .from(states)
       .where(and(eq(states.workspaceId, ws.workspace.id), inArray(states.projectId, ids)))
       .groupBy(states.projectId);
-    const byProject = new Map(counts.map((c) => [c.projectId, c.n]));
-    for (const id of ids) {
-      const entry = result.get(id);
-      if (entry) entry.total_states = byProject.get(id) ?? 0;
+    set(new Map(counts.map((c) => [c.projectId, c.n])), "total_states");
+  }
+  // Work items, cycles and modules count only where the caller may read them: projects they
+  // are an active member of (a public project they have not joined counts 0).
+  const memberOf = rows.filter((r) => r.memberRole !== null);
+  const readable = memberOf.map((r) => r.project.id);
+  if (fields.includes("total_issues") || fields.includes("completed_issues")) {
+    // As the reference counts them: not deleted, archived or drafts, in a project not archived;
+    // completed = a state of the completed or cancelled group. A restricted guest counts only
+    // the items they created, the only ones they can see.
+    const restricted = memberOf
+      .filter((r) => (r.memberRole ?? 0) < ROLE.member && !r.project.guestViewAllFeatures)
+      .map((r) => r.project.id);
+    const counts = readable.length
+      ? await queryRows<{ project_id: string; total: number; completed: number }>(
+          db,
+          sql`select i.project_id::text as project_id, count(*)::int as total,
+                count(*) filter (where s."group" in ('completed', 'cancelled'))::int as completed
+              from issues i
+              join projects p on p.id = i.project_id and p.archived_at is null
+              left join states s on s.id = i.state_id
+              where i.workspace_id = ${ws.workspace.id}::uuid and i.project_id = any(${uuidArray(readable)})
+                and i.deleted_at is null and i.archived_at is null and i.is_draft = false
+                and (not (i.project_id = any(${uuidArray(restricted)})) or i.created_by = ${ws.user.id}::uuid)
+              group by i.project_id`,
+        )
+      : [];
+    if (fields.includes("total_issues")) set(new Map(counts.map((c) => [c.project_id, c.total])), "total_issues");
+    if (fields.includes("completed_issues")) {
+      set(new Map(counts.map((c) => [c.project_id, c.completed])), "completed_issues");
     }
+  }
+  if (fields.includes("total_cycles")) {
+    const counts = readable.length
+      ? await db
+          .select({ projectId: cycles.projectId, n: count() })
+          .from(cycles)
+          .where(and(eq(cycles.workspaceId, ws.workspace.id), inArray(cycles.projectId, readable)))
+          .groupBy(cycles.projectId)
+      : [];
+    set(new Map(counts.map((c) => [c.projectId, c.n])), "total_cycles");
+  }
+  if (fields.includes("total_modules")) {
+    const counts = readable.length
+      ? await db
+          .select({ projectId: modules.projectId, n: count() })
+          .from(modules)
+          .where(and(eq(modules.workspaceId, ws.workspace.id), inArray(modules.projectId, readable)))
+          .groupBy(modules.projectId)
+      : [];
+    set(new Map(counts.map((c) => [c.projectId, c.n])), "total_modules");
   }
   return [...result.values()];
 }
+
+/** Ids as one uuid[] parameter. */
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(",")}}`}::uuid[]`;
 
 // ───────────────────────────── writing projects ─────────────────────────────
 
