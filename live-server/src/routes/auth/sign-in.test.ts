@@ -28,6 +28,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const PASSWORD = "a-long-enough-password";
+/** Mail configured in god-mode (nothing is sent by the e-mail check). */
+const MAIL = { smtp_host: "smtp.example.invalid" };
+type Status = "MAGIC_CODE" | "CREDENTIAL";
 let n = 0;
 const freshEmail = () => `new-${Date.now().toString(36)}-${n++}@example.com`;
 
@@ -74,26 +77,49 @@ describe("POST /auth/email-check/", () => {
     expect(res.json()).toEqual({ existing: true, status: "CREDENTIAL" });
   });
 
-  it("sends a user without a chosen password to the code step", async () => {
+  it("sends a user without a chosen password to the code step when mail is configured", async () => {
     const user = await createUser(t.db, { isPasswordAutoset: true, passwordHash: null });
-    expect((await check({ email: user.email })).json()).toEqual({ existing: true, status: "MAGIC_CODE" });
+    await withConfig(t, MAIL, async () => {
+      expect((await check({ email: user.email })).json()).toEqual({ existing: true, status: "MAGIC_CODE" });
+    });
   });
 
-  it("offers a new address the password step (sign-up)", async () => {
+  it("sends a new address to the code step when mail is configured: it signs up by proving the address", async () => {
+    await withConfig(t, MAIL, async () => {
+      expect((await check({ email: freshEmail() })).json()).toEqual({ existing: false, status: "MAGIC_CODE" });
+    });
+    // Without mail, choosing a password is the way in.
     expect((await check({ email: freshEmail() })).json()).toEqual({ existing: false, status: "CREDENTIAL" });
   });
 
-  it("follows the instance's switches", async () => {
-    const user = await createUser(t.db);
-    const noPassword = await createUser(t.db, { isPasswordAutoset: true, passwordHash: null });
-    await withConfig(t, { enable_email_password: false }, async () => {
-      expect((await check({ email: user.email })).json()).toEqual({ existing: true, status: "MAGIC_CODE" });
-      expect((await check({ email: freshEmail() })).json()).toEqual({ existing: false, status: "MAGIC_CODE" });
-    });
-    // Code sign-in off: a user without a password still gets the password step ("forgot password").
-    await withConfig(t, { enable_magic_login: false }, async () => {
-      expect((await check({ email: noPassword.email })).json()).toEqual({ existing: true, status: "CREDENTIAL" });
-    });
+  it("answers as the reference product for every combination of mail, switches and account", async () => {
+    const chosen = await createUser(t.db);
+    const autoset = await createUser(t.db, { isPasswordAutoset: true, passwordHash: null });
+    type Case = [mail: boolean, codes: boolean, passwords: boolean, newcomer: Status, chosen: Status, autoset: Status];
+    const M = "MAGIC_CODE";
+    const C = "CREDENTIAL";
+    // The reference: a code for a new address and for an auto-set password when mail is configured
+    // and code sign-in is on, else CREDENTIAL. Ours besides: where password sign-in is off, a
+    // password cannot get anyone in, so the code step whenever code sign-in is on (* below).
+    const cases: Case[] = [
+      [true, true, true, M, C, M],
+      [true, true, false, M, M /* * */, M],
+      [true, false, true, C, C, C],
+      [true, false, false, C, C, C],
+      [false, true, true, C, C, C],
+      [false, true, false, M /* * */, M /* * */, M /* * */],
+      [false, false, true, C, C, C],
+      [false, false, false, C, C, C],
+    ];
+    for (const [mail, codes, passwords, ...expected] of cases) {
+      const patch = { ...(mail ? MAIL : {}), enable_magic_login: codes, enable_email_password: passwords };
+      await withConfig(t, patch, async () => {
+        const answers = [];
+        for (const email of [freshEmail(), chosen.email, autoset.email])
+          answers.push((await check({ email })).json().status);
+        expect(answers, JSON.stringify({ mail, codes, passwords })).toEqual(expected);
+      });
+    }
   });
 
   it("refuses a deactivated account with 5019", async () => {
@@ -116,6 +142,10 @@ describe("POST /auth/email-check/", () => {
       });
       const user = await createUser(t.db);
       expect((await check({ email: user.email })).json().existing).toBe(true);
+    });
+    // With mail, a new address proves itself with a code, link or not (as the reference answers).
+    await withConfig(t, { enable_signup: false, ...MAIL }, async () => {
+      expect((await check({ email: invited, ...link })).json()).toEqual({ existing: false, status: "MAGIC_CODE" });
     });
   });
 
