@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { STATE_GROUPS, type StateGroup } from "../constants/project.ts";
 import {
   type BurndownItem,
+  type BurndownPoint,
+  burndownBaseline,
   type CycleHistoryEvent,
   compareCycles,
   completionChart,
@@ -125,6 +127,73 @@ describe("computeBurndown", () => {
     expect(byPoints.map((p) => p.scope)).toEqual([2, 4]);
   });
 
+  it("counts the work planned after the start from the first day; later additions are scope steps", () => {
+    // A cycle from the 1st to the 10th, filled on the 4th (created late), one item done on the
+    // 5th, two more added on the 7th.
+    const planned = (id: string, history: CycleHistoryEvent[], group: StateGroup): BurndownItem => ({
+      id,
+      group,
+      inCycle: true,
+      points: 3,
+      history: [{ day: "2026-03-04", kind: "cycle", from: false, to: true }, ...history],
+    });
+    const added = (id: string): BurndownItem => ({
+      id,
+      group: "unstarted",
+      inCycle: true,
+      points: 1,
+      history: [{ day: "2026-03-07", kind: "cycle", from: false, to: true }],
+    });
+    const items = [
+      planned("a", [{ day: "2026-03-05", kind: "state", from: "started", to: "completed" }], "completed"),
+      planned("b", [], "started"),
+      planned("c", [], "backlog"),
+      added("d"),
+      added("e"),
+    ];
+    const points = computeBurndown({
+      start_date: "2026-03-01",
+      end_date: "2026-03-10",
+      today: "2026-03-08",
+      items,
+      unit: "issues",
+    });
+    expect(burndownBaseline(items, "2026-03-01", "2026-03-08")).toBe("2026-03-04");
+    // Never 0 then a jump: the 1st–3rd count the three items planned on the 4th.
+    expect(points.map((p) => [p.date.slice(8), p.scope, p.pending])).toEqual([
+      ["01", 3, 3],
+      ["02", 3, 3],
+      ["03", 3, 3],
+      ["04", 3, 3],
+      ["05", 3, 2],
+      ["06", 3, 2],
+      ["07", 5, 4],
+      ["08", 5, 4],
+      ["09", null, null],
+      ["10", null, null],
+    ]);
+    // The ideal line runs from today's scope (the reference's current total) to 0.
+    expect(points[0]?.ideal).toBe(5);
+    expect(points.at(-1)?.ideal).toBe(0);
+    const byPoints = computeBurndown({
+      start_date: "2026-03-01",
+      end_date: "2026-03-10",
+      today: "2026-03-08",
+      items,
+      unit: "points",
+    });
+    expect(byPoints.map((p) => p.scope).slice(0, 8)).toEqual([9, 9, 9, 9, 9, 9, 11, 11]);
+    expect(byPoints.map((p) => p.pending).slice(0, 8)).toEqual([9, 9, 9, 9, 6, 6, 8, 8]);
+    // A cycle that never held work: zeros, no baseline.
+    expect(burndownBaseline([], "2026-03-01", "2026-03-08")).toBeNull();
+    expect(
+      computeBurndown({ start_date: "2026-03-01", end_date: "2026-03-02", today: TODAY, items: [], unit: "issues" }),
+    ).toMatchObject([
+      { scope: 0, pending: 0, ideal: 0 },
+      { scope: 0, pending: 0, ideal: 0 },
+    ]);
+  });
+
   /**
    * Property: for random sequences of state changes, additions and removals over days, the chart
    * equals a forward replay (start from the initial values, apply each change day by day).
@@ -186,27 +255,39 @@ describe("computeBurndown", () => {
         const today = addDays(START, todayOffset);
         for (const unit of ["issues", "points"] as const) {
           const chart = computeBurndown({ start_date: START, end_date: end, today, items, unit });
-          // Independent replay: walk the days, applying every change of the day in order.
+          // Independent replay: walk the days, applying every change of the day in order, and
+          // keep each day's state.
           const state = initial.map((v) => ({ ...v }));
           let next = 0;
-          const expected: (number | null)[] = [];
-          const scopes: (number | null)[] = [];
-          for (const d of daysOf(START, end)) {
+          const byDay: { group: StateGroup; inCycle: boolean }[][] = [];
+          const days = daysOf(START, end);
+          for (const d of days) {
             while (next < timeline.length && (timeline[next]?.day ?? "") <= d) {
               const c = timeline[next++] as (typeof timeline)[number];
               const s = state[c.item] as { group: StateGroup; inCycle: boolean };
               if (c.kind === "state") s.group = c.to as StateGroup;
               else s.inCycle = c.to as boolean;
             }
+            byDay.push(state.map((s) => ({ ...s })));
+          }
+          // The baseline: the first measured day with any item in the cycle; days before it
+          // count its membership (with their own states).
+          const measured = days.map((d, i) => ({ d, i })).filter(({ d }) => d <= today);
+          const base = measured.find(({ i }) => (byDay[i] ?? []).some((s) => s.inCycle))?.i ?? -1;
+          const expected: (number | null)[] = [];
+          const scopes: (number | null)[] = [];
+          for (const [n, d] of days.entries()) {
             if (d > today) {
               expected.push(null);
               scopes.push(null);
               continue;
             }
+            const states = byDay[n] ?? [];
+            const members = byDay[Math.max(n, base)] ?? [];
             let scope = 0;
             let closed = 0;
-            for (const [i, s] of state.entries()) {
-              if (!s.inCycle) continue;
+            for (const [i, s] of states.entries()) {
+              if (!members[i]?.inCycle) continue;
               const w = unit === "points" ? i + 1 : 1;
               scope += w;
               if (s.group === "completed" || s.group === "cancelled") closed += w;
@@ -216,6 +297,25 @@ describe("computeBurndown", () => {
           }
           expect(chart.map((p) => p.pending)).toEqual(expected);
           expect(chart.map((p) => p.scope)).toEqual(scopes);
+          // Remaining work lies within the scope; completed + cancelled + open = scope.
+          for (const p of chart) {
+            if (p.scope === null) continue;
+            expect(p.pending).toBeGreaterThanOrEqual(0);
+            expect(p.pending).toBeLessThanOrEqual(p.scope);
+            const parts = (p.backlog ?? 0) + (p.unstarted ?? 0) + (p.started ?? 0) + (p.completed ?? 0);
+            expect(parts + (p.cancelled ?? 0)).toBeCloseTo(p.scope, 6);
+          }
+          const shown = chart.filter((p) => p.scope !== null);
+          if (unit === "issues" && shown.some((p) => (p.scope ?? 0) > 0)) {
+            // Never "0 until the day work was added": the first measured day already has it.
+            expect(shown[0]?.scope).toBeGreaterThan(0);
+          }
+          // After the baseline the scope changes only on a day some item joined or left the cycle.
+          for (let i = Math.max(base, 0) + 1; i < shown.length; i++) {
+            const p = shown[i] as BurndownPoint;
+            if (p.scope === (shown[i - 1] as BurndownPoint).scope) continue;
+            expect(timeline.some((c) => c.kind === "cycle" && c.day === p.date)).toBe(true);
+          }
         }
       }),
       { seed: 20261125, numRuns: 300 },

@@ -163,11 +163,19 @@ export type BurndownInput = {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Counts per state group of the items in the cycle at the end of `day`. */
-export function countsAt(items: readonly BurndownItem[], day: string, unit: "issues" | "points") {
+/**
+ * Counts per state group of the items in the cycle at the end of `day`. `memberDay` reads the
+ * membership on another day than the states (the burndown's days before its baseline).
+ */
+export function countsAt(
+  items: readonly BurndownItem[],
+  day: string,
+  unit: "issues" | "points",
+  memberDay: string = day,
+) {
   const out = { scope: 0, backlog: 0, unstarted: 0, started: 0, completed: 0, cancelled: 0 };
   for (const item of items) {
-    if (!valueAt(item, "cycle", day)) continue;
+    if (!valueAt(item, "cycle", memberDay)) continue;
     const weight = unit === "points" ? item.points : 1;
     out.scope += weight;
     const group = valueAt(item, "state", day) ?? "backlog";
@@ -178,10 +186,27 @@ export function countsAt(items: readonly BurndownItem[], day: string, unit: "iss
 }
 
 /**
- * The burndown: one point per day from start to end. scope = what is in the cycle at the end
- * of the day (scope changes show as its steps), pending = scope − completed − cancelled
- * (= actual), ideal = a straight line from the scope of the last measured day (today, or the
- * end date once passed) down to 0 on the end date. Days after today have null measurements.
+ * The baseline of a burndown: the first day from `start` to `last` (both included) on which
+ * the cycle (or module) held any work item, or null when it held none. Work planned on that
+ * day counts as the cycle's scope from its start: a cycle created (or filled) a few days after
+ * its start date has nothing in it on its first days, and those days are not "nothing to do".
+ */
+export function burndownBaseline(items: readonly BurndownItem[], start: string, last: string): string | null {
+  for (const day of daysOf(start, last)) if (items.some((item) => valueAt(item, "cycle", day))) return day;
+  return null;
+}
+
+/**
+ * The burndown: one point per day from start to end, replayed from the items' history.
+ * - scope: the work in the cycle at the end of the day; its steps are scope changes (work added
+ *   or removed), drawn as their own line, never as work burnt or created.
+ * - pending (= actual): the remaining work, scope − completed − cancelled.
+ * - Days before the baseline (burndownBaseline: the first day the cycle held work) count the
+ *   baseline's work with each day's states, as the reference counts the scope from the first
+ *   day: remaining work never starts at 0 and jumps on the day the cycle was filled.
+ * - ideal: a straight line from the scope of the last measured day (today, or the end date once
+ *   passed: the reference's current total) down to 0 on the end date.
+ * Days after today have null measurements.
  */
 export function computeBurndown(input: BurndownInput): BurndownPoint[] {
   const days = daysOf(input.start_date, input.end_date);
@@ -189,6 +214,7 @@ export function computeBurndown(input: BurndownInput): BurndownPoint[] {
   // Dates as strings: the earlier of today and the end date.
   const reference = [input.today, input.end_date].sort()[0] as string;
   const refScope = countsAt(input.items, reference, input.unit).scope;
+  const baseline = burndownBaseline(input.items, input.start_date, reference);
   const steps = Math.max(days.length - 1, 1);
   return days.map((date, i) => {
     const ideal = round2((refScope * (days.length - 1 - i)) / steps);
@@ -206,7 +232,8 @@ export function computeBurndown(input: BurndownInput): BurndownPoint[] {
         ideal,
       };
     }
-    const c = countsAt(input.items, date, input.unit);
+    const memberDay = baseline && date < baseline ? baseline : date;
+    const c = countsAt(input.items, date, input.unit, memberDay);
     const pending = round2(c.scope - c.completed - c.cancelled);
     return { date, ...c, pending, actual: pending, ideal };
   });

@@ -2,7 +2,8 @@
  * The completion chart is computed from the work-item history: random sequences of state
  * changes, additions to the cycle, moves to another cycle and removals go through the real API,
  * each one dated on a day of the cycle (its history rows are moved to that day in the table),
- * and the chart served by analytics/ must equal an independent replay of those operations.
+ * and the chart served by analytics/ must equal an independent replay of those operations (the
+ * days before the cycle first held work count the work it held then: the baseline).
  */
 import { addDays, calendarDate, daysOf, type StateGroup } from "@tideline/shared";
 import { and, eq, sql } from "drizzle-orm";
@@ -111,20 +112,29 @@ describe("burndown from history (fast-check, fixed seed, through the API)", () =
           completion_chart: Record<string, number | null>;
           progress: { date: string; scope: number | null; completed: number | null }[];
         };
-        // Independent replay: the model as it stood after the last operation of each day.
+        // Independent replay: the model as it stood after the last operation of each day. Days
+        // before the first one with work in the cycle (the baseline) count the baseline's work
+        // with their own states.
         let current = items.map((i) => ({ group: i.state__group as StateGroup, where: "none" }));
         let next = 0;
-        const expectedPending: Record<string, number | null> = {};
-        const expectedScope: (number | null)[] = [];
+        const byDay: { group: StateGroup; where: string }[][] = [];
         for (const d of daysOf(start, end)) {
           while (next < timeline.length && (timeline[next]?.day ?? "") <= d)
             current = (timeline[next++] as (typeof timeline)[number]).snapshot;
+          byDay.push(current);
+        }
+        const days = daysOf(start, end);
+        const base = days.findIndex((d, n) => d <= today && (byDay[n] ?? []).some((x) => x.where === "c"));
+        const expectedPending: Record<string, number | null> = {};
+        const expectedScope: (number | null)[] = [];
+        for (const [n, d] of days.entries()) {
           if (d > today) {
             expectedPending[d] = null;
             expectedScope.push(null);
             continue;
           }
-          const inCycle = current.filter((x) => x.where === "c");
+          const members = byDay[base >= 0 && n < base ? base : n] ?? [];
+          const inCycle = (byDay[n] ?? []).filter((_, i) => members[i]?.where === "c");
           expectedScope.push(inCycle.length);
           expectedPending[d] = inCycle.filter((x) => x.group !== "completed" && x.group !== "cancelled").length;
         }
@@ -136,5 +146,66 @@ describe("burndown from history (fast-check, fixed seed, through the API)", () =
       }),
       { seed: 4242, numRuns: 6 },
     );
+  });
+});
+
+describe("burndown against scope (through the API)", () => {
+  it("a cycle filled after its start counts that work from day one; later additions step the scope", async () => {
+    const today = calendarDate(new Date(), "UTC");
+    const start = addDays(today, -6);
+    const p = await anotherProject(t, f);
+    const api = client(t.app, f.w.member);
+    const cycle = (
+      await api.post(`${p.url}/cycles/`, { name: "Late", start_date: start, end_date: addDays(today, 3) })
+    ).json();
+    const done = await stateOf(t, p.id, "completed");
+    const planned = [];
+    for (let i = 0; i < 3; i++) planned.push(await createIssue(t, f.w.member, p.url, { name: `P${i}` }));
+    const at = async (ids: string[], day: string, fields: string[]) =>
+      t.db
+        .update(issueActivities)
+        .set({ createdAt: new Date(`${day}T12:00:00Z`) })
+        .where(
+          and(
+            sql`${issueActivities.issueId} = any(${`{${ids.join(",")}}`}::uuid[])`,
+            sql`field = any(${`{${fields.join(",")}}`}::text[])`,
+          ),
+        );
+    const ids = planned.map((x) => x.id);
+    await t.db
+      .update(issueActivities)
+      .set({ createdAt: new Date(`${addDays(start, -30)}T12:00:00Z`) })
+      .where(eq(issueActivities.projectId, p.id));
+    // Filled on its third day, one completed on the fifth, two more added today.
+    expect((await api.post(`${p.url}/cycles/${cycle.id}/cycle-issues/`, { issues: ids })).statusCode).toBe(200);
+    await at(ids, addDays(start, 2), ["cycles"]);
+    expect((await api.patch(`${p.url}/issues/${ids[0]}/`, { state_id: done })).statusCode).toBe(200);
+    await at([ids[0] as string], addDays(start, 4), ["state"]);
+    const late = [await createIssue(t, f.w.member, p.url), await createIssue(t, f.w.member, p.url)];
+    const added = await api.post(`${p.url}/cycles/${cycle.id}/cycle-issues/`, { issues: late.map((x) => x.id) });
+    expect(added.statusCode).toBe(200);
+
+    const res = await api.get(`${p.url}/cycles/${cycle.id}/analytics/?type=issues`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as {
+      completion_chart: Record<string, number | null>;
+      progress: { date: string; scope: number | null; pending: number | null; ideal: number }[];
+    };
+    expect(body.progress.map((x) => [x.scope, x.pending])).toEqual([
+      [3, 3],
+      [3, 3],
+      [3, 3],
+      [3, 3],
+      [3, 2],
+      [3, 2],
+      [5, 4],
+      [null, null],
+      [null, null],
+      [null, null],
+    ]);
+    expect(Object.values(body.completion_chart)).toEqual([3, 3, 3, 3, 2, 2, 4, null, null, null]);
+    // The ideal line runs from today's scope (the reference's current total) to 0.
+    expect(body.progress[0]?.ideal).toBe(5);
+    expect(body.progress.at(-1)?.ideal).toBe(0);
   });
 });
