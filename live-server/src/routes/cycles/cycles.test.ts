@@ -441,6 +441,7 @@ describe("cycle work items", () => {
 });
 
 describe("progress", () => {
+  // (A guest of this project is restricted to their own items: guest-counts.test.ts.)
   it("counts per state group and estimate points; distribution by assignee and label; analytics types", async () => {
     const c = await createCycle({ name: "Measured", start_date: day(-3), end_date: day(3) });
     const done = await stateOf(t, f.project.id, "completed");
@@ -448,7 +449,7 @@ describe("progress", () => {
     const i1 = await createIssue(t, f.w.member, f.project.url, { cycle_id: c.id, assignee_ids: [f.w.member.id] });
     await createIssue(t, f.w.member, f.project.url, { cycle_id: c.id, state_id: started });
     await client(t.app, f.w.member).patch(`${f.project.url}/issues/${i1.id}/`, { state_id: done });
-    const progress = (await client(t.app, f.w.guest).get(`${cycleUrl(c.id)}progress/`)).json();
+    const progress = (await client(t.app, f.w.member).get(`${cycleUrl(c.id)}progress/`)).json();
     expect(progress).toMatchObject({
       total_issues: 2,
       completed_issues: 1,
@@ -456,7 +457,7 @@ describe("progress", () => {
       backlog_issues: 0,
       total_estimate_points: 0,
     });
-    const issues = (await client(t.app, f.w.guest).get(`${cycleUrl(c.id)}analytics/?type=issues`)).json();
+    const issues = (await client(t.app, f.w.member).get(`${cycleUrl(c.id)}analytics/?type=issues`)).json();
     expect(issues.assignees).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -471,10 +472,10 @@ describe("progress", () => {
     expect(issues.completion_chart[today()]).toBe(1);
     expect(issues.completion_chart[day(1)]).toBeNull();
     expect(issues.progress).toHaveLength(7);
-    const points = (await client(t.app, f.w.guest).get(`${cycleUrl(c.id)}analytics/?type=points`)).json();
+    const points = (await client(t.app, f.w.member).get(`${cycleUrl(c.id)}analytics/?type=points`)).json();
     expect(points.assignees[0]).toHaveProperty("total_estimates");
-    expect((await client(t.app, f.w.guest).get(`${cycleUrl(c.id)}analytics/?type=x`)).statusCode).toBe(400);
-    const full = (await client(t.app, f.w.guest).get(`${cycleUrl(c.id)}cycle-progress/`)).json();
+    expect((await client(t.app, f.w.member).get(`${cycleUrl(c.id)}analytics/?type=x`)).statusCode).toBe(400);
+    const full = (await client(t.app, f.w.member).get(`${cycleUrl(c.id)}cycle-progress/`)).json();
     expect(full).toMatchObject({ total_issues: 2, distribution: { completion_chart: expect.any(Object) } });
     // A state change of an item in the cycle announces fresh counters.
     expect(eventsOf(f, "cycle.updated", c.id).at(-1)?.data).toMatchObject({ completed_issues: 1, total_issues: 2 });

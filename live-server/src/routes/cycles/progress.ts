@@ -8,6 +8,10 @@
  * Completed cycles: the first read after the end date freezes the progress at the end of the
  * end date into progress_snapshot (counters, distributions, chart); from then on the counters
  * and charts come from the snapshot.
+ *
+ * A restricted guest (guest-scope.ts) reads every number over the work items they created only:
+ * counters, assignee ids, distributions and charts are computed for them (a completed cycle's
+ * from history at its end date, never from the shared snapshot, which counts everyone's items).
  */
 import {
   type BurndownItem,
@@ -26,6 +30,7 @@ import { type DbOrTx, queryRows } from "../../db/client.ts";
 import { cycles, projects } from "../../db/schema.ts";
 import { beforeCommit, type EmitFn } from "../../events/bus.ts";
 import type { ProjectRow } from "../../policies/access.ts";
+import { type OwnItemsOf, restrictedProjects } from "./guest-scope.ts";
 import { type CycleCounters, type CycleRow, EMPTY_COUNTERS, hasSnapshot, presentCycle } from "./presenter.ts";
 
 const uuidList = (ids: readonly string[]) =>
@@ -40,23 +45,33 @@ const POINT_VALUE = sql`(case when ep.value ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' t
 /** Visible work items (alias i). */
 const LIVE_ITEM = sql`i.deleted_at is null and i.archived_at is null and i.is_draft = false`;
 
+/** Only the reader's own items (alias i) when they are a restricted guest. */
+const ownOnly = (owner: OwnItemsOf) => (owner ? sql`and i.created_by = ${owner}::uuid` : sql``);
+
 /** Project's today (yyyy-MM-dd) in its timezone. */
 export const projectToday = (project: Pick<ProjectRow, "timezone">) => calendarDate(new Date(), project.timezone);
 
-/** Live counters and assignee ids of several cycles in two queries. */
+/**
+ * Live counters and assignee ids of several cycles in two queries. `restricted`: cycles whose
+ * numbers count only the items that user created (a restricted guest's projects).
+ */
 export async function loadCounters(
   db: DbOrTx,
   cycleIds: readonly string[],
+  restricted?: { userId: string; cycleIds: readonly string[] },
 ): Promise<Map<string, { counters: CycleCounters; assigneeIds: string[] }>> {
   const out = new Map<string, { counters: CycleCounters; assigneeIds: string[] }>();
   for (const id of cycleIds) out.set(id, { counters: { ...EMPTY_COUNTERS }, assigneeIds: [] });
   if (!cycleIds.length) return out;
+  const own = restricted?.cycleIds.length
+    ? sql`and (ci.cycle_id not in (${uuidList(restricted.cycleIds)}) or i.created_by = ${restricted.userId}::uuid)`
+    : sql``;
   const rows = await queryRows<{ cycle_id: string; grp: string | null; n: number; pts: number | null }>(
     db,
     sql`select ci.cycle_id::text as cycle_id, s."group" as grp, count(*)::int as n, sum(${POINT_VALUE})::float8 as pts
         from cycle_issues ci join issues i on i.id = ci.issue_id
         left join states s on s.id = i.state_id left join estimate_points ep on ep.id = i.estimate_point_id
-        where ci.cycle_id in (${uuidList(cycleIds)}) and ${LIVE_ITEM}
+        where ci.cycle_id in (${uuidList(cycleIds)}) and ${LIVE_ITEM} ${own}
         group by ci.cycle_id, s."group"`,
   );
   for (const r of rows) {
@@ -74,7 +89,7 @@ export async function loadCounters(
     db,
     sql`select ci.cycle_id::text as cycle_id, array_agg(distinct a.assignee_id)::text[] as ids
         from cycle_issues ci join issues i on i.id = ci.issue_id join issue_assignees a on a.issue_id = i.id
-        where ci.cycle_id in (${uuidList(cycleIds)}) and ${LIVE_ITEM}
+        where ci.cycle_id in (${uuidList(cycleIds)}) and ${LIVE_ITEM} ${own}
         group by ci.cycle_id`,
   );
   for (const r of assignees) {
@@ -87,10 +102,15 @@ export async function loadCounters(
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
- * Every work item that is or was in the cycle, with its current state group, membership,
- * points and its state and cycle history on the project's calendar days.
+ * Every work item that is or was in the cycle (the reader may count), with its current state
+ * group, membership, points and its state and cycle history on the project's calendar days.
  */
-export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId: string): Promise<BurndownItem[]> {
+export async function loadBurndownItems(
+  db: DbOrTx,
+  project: Pick<ProjectRow, "id" | "timezone">,
+  cycleId: string,
+  owner: OwnItemsOf = null,
+): Promise<BurndownItem[]> {
   const tz = project.timezone || "UTC";
   const items = await queryRows<{ id: string; grp: string | null; in_cycle: boolean; pts: number | null }>(
     db,
@@ -99,7 +119,7 @@ export async function loadBurndownItems(db: DbOrTx, project: ProjectRow, cycleId
         from issues i
         left join cycle_issues ci on ci.issue_id = i.id
         left join states s on s.id = i.state_id left join estimate_points ep on ep.id = i.estimate_point_id
-        where i.project_id = ${project.id}::uuid and ${LIVE_ITEM}
+        where i.project_id = ${project.id}::uuid and ${LIVE_ITEM} ${ownOnly(owner)}
           and (ci.cycle_id = ${cycleId}::uuid or i.id in (
             select a.issue_id from issue_activities a
             where a.project_id = ${project.id}::uuid and a.field = 'cycles'
@@ -203,10 +223,17 @@ export type CycleAnalytics = {
 
 /**
  * The live progress of a cycle: counters, distribution (work items) and estimate_distribution
- * (points), each with its completion chart and per-day points. Drafts have no chart.
+ * (points), each with its completion chart and per-day points. Drafts have no chart. `owner`:
+ * over that restricted guest's own items only.
  */
-export async function liveProgress(db: DbOrTx, project: ProjectRow, cycle: CycleRow, today: string) {
-  const items = await loadBurndownItems(db, project, cycle.id);
+export async function liveProgress(
+  db: DbOrTx,
+  project: Pick<ProjectRow, "id" | "timezone">,
+  cycle: CycleRow,
+  today: string,
+  owner: OwnItemsOf = null,
+) {
+  const items = await loadBurndownItems(db, project, cycle.id, owner);
   const chart = (unit: "issues" | "points") =>
     cycle.startDate && cycle.endDate
       ? computeBurndown({ start_date: cycle.startDate, end_date: cycle.endDate, today, items, unit })
@@ -217,7 +244,7 @@ export async function liveProgress(db: DbOrTx, project: ProjectRow, cycle: Cycle
   // Live: the items in the cycle now (one subquery); completed: those in it at the end date.
   const ids: SQL | string[] = day
     ? items.filter((i) => countsAt([i], day, "issues").scope > 0).map((i) => i.id)
-    : sql`i.id in (select ci.issue_id from cycle_issues ci where ci.cycle_id = ${cycle.id}::uuid) and ${LIVE_ITEM}`;
+    : sql`i.id in (select ci.issue_id from cycle_issues ci where ci.cycle_id = ${cycle.id}::uuid) and ${LIVE_ITEM} ${ownOnly(owner)}`;
   const issuesChart = chart("issues");
   const pointsChart = chart("points");
   const counters = countersOf(items, day);
@@ -259,8 +286,24 @@ function countersOf(items: readonly BurndownItem[], day: string | null): CycleCo
 
 export type CycleProgress = Awaited<ReturnType<typeof liveProgress>>;
 
-/** Only the counters (progress/): the snapshot's, else two grouped queries. */
-export async function cycleCounters(db: DbOrTx, cycle: CycleRow): Promise<CycleCounters> {
+/**
+ * Only the counters (progress/): the snapshot's, else two grouped queries. A restricted guest's
+ * (`owner`): over their own items, a completed cycle's at the end of its end date.
+ */
+export async function cycleCounters(
+  db: DbOrTx,
+  project: Pick<ProjectRow, "id" | "timezone">,
+  cycle: CycleRow,
+  today: string,
+  owner: OwnItemsOf = null,
+): Promise<CycleCounters> {
+  if (owner) {
+    const completed = cycleStatus({ start_date: cycle.startDate, end_date: cycle.endDate }, today) === "completed";
+    if (completed || hasSnapshot(cycle))
+      return countersOf(await loadBurndownItems(db, project, cycle.id, owner), cycle.endDate);
+    const restricted = { userId: owner, cycleIds: [cycle.id] };
+    return (await loadCounters(db, [cycle.id], restricted)).get(cycle.id)?.counters ?? { ...EMPTY_COUNTERS };
+  }
   if (hasSnapshot(cycle))
     return { ...EMPTY_COUNTERS, ...(pickSnapshotCounters(cycle.progressSnapshot) as CycleCounters) };
   return (await loadCounters(db, [cycle.id])).get(cycle.id)?.counters ?? { ...EMPTY_COUNTERS };
@@ -270,15 +313,63 @@ function pickSnapshotCounters(snapshot: Record<string, unknown>): Partial<CycleC
   return Object.fromEntries(Object.keys(EMPTY_COUNTERS).map((k) => [k, Number(snapshot[k] ?? 0)]));
 }
 
-/** The frozen progress when there is one, else the live one. */
+/**
+ * The frozen progress when there is one, else the live one. A restricted guest's (`owner`) is
+ * always computed over their own items (at the end date once the cycle is completed).
+ */
 export async function cycleProgress(
   db: DbOrTx,
-  project: ProjectRow,
+  project: Pick<ProjectRow, "id" | "timezone">,
   cycle: CycleRow,
   today: string,
+  owner: OwnItemsOf = null,
 ): Promise<CycleProgress> {
+  if (owner) return liveProgress(db, project, cycle, today, owner);
   if (hasSnapshot(cycle)) return cycle.progressSnapshot as unknown as CycleProgress;
   return liveProgress(db, project, cycle, today);
+}
+
+type ReaderExtras = { counters: CycleCounters; assigneeIds: string[]; snapshot?: Record<string, unknown> };
+
+/**
+ * What a reader's cycle rows show: counters, assignee ids and, for a completed cycle read by a
+ * restricted guest, the progress_snapshot computed over their own items (the stored one counts
+ * everyone's). Rows of projects where the reader is not restricted get the live counters (the
+ * presenter takes a stored snapshot's counters over them).
+ */
+export async function readerCounters(
+  db: DbOrTx,
+  userId: string,
+  rows: readonly CycleRow[],
+  todayOf: (row: CycleRow) => string,
+): Promise<Map<string, ReaderExtras>> {
+  const restrictedIn = await restrictedProjects(
+    db,
+    userId,
+    rows.map((r) => r.projectId),
+  );
+  const restrictedRows = rows.filter((r) => restrictedIn.has(r.projectId));
+  const out: Map<string, ReaderExtras> = await loadCounters(
+    db,
+    rows.map((r) => r.id),
+    { userId, cycleIds: restrictedRows.map((r) => r.id) },
+  );
+  const done = restrictedRows.filter(
+    (r) => hasSnapshot(r) || cycleStatus({ start_date: r.startDate, end_date: r.endDate }, todayOf(r)) === "completed",
+  );
+  if (!done.length) return out;
+  const zones = await queryRows<{ id: string; timezone: string }>(
+    db,
+    sql`select id::text as id, timezone from projects where id in (${uuidList([...new Set(done.map((r) => r.projectId))])})`,
+  );
+  const zoneOf = new Map(zones.map((z) => [z.id, z.timezone]));
+  for (const row of done) {
+    const project = { id: row.projectId, timezone: zoneOf.get(row.projectId) ?? "UTC" };
+    const snapshot = await liveProgress(db, project, row, todayOf(row), userId);
+    const entry = out.get(row.id);
+    if (entry) out.set(row.id, { ...entry, snapshot: snapshot as unknown as Record<string, unknown> });
+  }
+  return out;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Cycles API under /api/workspaces/:slug (calls-errors-sync §7 "Cycles"; README.md beside this
  * file documents every call and shape). Reads: every project member, guests included (a
- * restricted guest sees only their own work items in cycle-issues/). Changes: project role
+ * restricted guest sees only their own work items in cycle-issues/, and every counter,
+ * distribution and chart over those items only: guest-scope.ts). Changes: project role
  * member or above (403 for guests); deleting: project admin or the cycle's creator. Favorites
  * and user-properties are the caller's own (member and above for favorites, like the reference).
  */
@@ -16,6 +17,7 @@ import { type ProjectAccess, projectAccess, workspaceAccess } from "../../polici
 import { readListQuery, singleQueryValue, visibleConditions } from "../issues/common.ts";
 import { listIssuePage, parseCursor } from "../issues/list.ts";
 import { applyUserPropertiesPatch, parseUserPropertiesPatch } from "../issues/user-properties-routes.ts";
+import { ownItemsOf } from "./guest-scope.ts";
 import type { CycleRow } from "./presenter.ts";
 import { cycleCounters, cycleProgress, freezeCompleted, projectToday } from "./progress.ts";
 import {
@@ -131,7 +133,7 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: CycleParams }>(`${CYCLE}/`, async (request) => {
     const a = await access(request);
     const { out, row, today } = await present(a, await getCycleRow(db, a.project, request.params.cycleId));
-    const progress = await cycleProgress(db, a.project, row, today);
+    const progress = await cycleProgress(db, a.project, row, today, ownItemsOf(a));
     return {
       ...out,
       distribution: progress.distribution,
@@ -161,8 +163,7 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
       a,
       await getCycleRow(db, a.project, request.params.cycleId, { archived: "any" }),
     );
-    void today;
-    return cycleCounters(db, row);
+    return cycleCounters(db, a.project, row, today, ownItemsOf(a));
   });
 
   /** The counters with both distributions and their charts. */
@@ -172,7 +173,7 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
       a,
       await getCycleRow(db, a.project, request.params.cycleId, { archived: "any" }),
     );
-    return cycleProgress(db, a.project, row, today);
+    return cycleProgress(db, a.project, row, today, ownItemsOf(a));
   });
 
   /** ?type=issues (default) → distribution; ?type=points → estimate_distribution. */
@@ -186,7 +187,7 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
       a,
       await getCycleRow(db, a.project, request.params.cycleId, { archived: "any" }),
     );
-    const progress = await cycleProgress(db, a.project, row, today);
+    const progress = await cycleProgress(db, a.project, row, today, ownItemsOf(a));
     return type === "points" ? progress.estimate_distribution : progress.distribution;
   });
 
@@ -260,7 +261,7 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
       a,
       await getCycleRow(db, a.project, request.params.cycleId, { archived: true }),
     );
-    const progress = await cycleProgress(db, a.project, row, today);
+    const progress = await cycleProgress(db, a.project, row, today, ownItemsOf(a));
     return { ...out, distribution: progress.distribution, estimate_distribution: progress.estimate_distribution };
   });
 

@@ -26,7 +26,7 @@ import { loadIssues } from "../issues/query.ts";
 import { emitIssue } from "../issues/service.ts";
 import { assignableCycle, moveItemsToCycle } from "./membership.ts";
 import { type CycleRow, EMPTY_COUNTERS, type PresentedCycle, presentCycle } from "./presenter.ts";
-import { freezeCompleted, loadCounters, projectToday } from "./progress.ts";
+import { freezeCompleted, loadCounters, projectToday, readerCounters } from "./progress.ts";
 import type { CreateCycleBody, UpdateCycleBody } from "./schema.ts";
 
 type Ctx = Pick<AppContext, "db" | "events">;
@@ -62,7 +62,10 @@ export async function getCycleRow(
   return row;
 }
 
-/** Present rows for this user: counters (live or frozen), assignee ids, is_favorite. */
+/**
+ * Present rows for this user: counters (live or frozen), assignee ids, is_favorite. A restricted
+ * guest's are over their own work items (progress.ts readerCounters), snapshot included.
+ */
 export async function presentForUser(
   db: DbOrTx,
   userId: string,
@@ -71,7 +74,7 @@ export async function presentForUser(
 ): Promise<PresentedCycle[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
-  const extras = await loadCounters(db, ids);
+  const extras = await readerCounters(db, userId, rows, todayOf);
   const favorites = await db
     .select({ id: userFavorites.entityIdentifier })
     .from(userFavorites)
@@ -83,13 +86,14 @@ export async function presentForUser(
       ),
     );
   const fav = new Set(favorites.map((f) => f.id));
-  return rows.map((row) =>
-    presentCycle(row, todayOf(row), {
+  return rows.map((row) => {
+    const snapshot = extras.get(row.id)?.snapshot;
+    return presentCycle(snapshot ? { ...row, progressSnapshot: snapshot } : row, todayOf(row), {
       counters: extras.get(row.id)?.counters ?? { ...EMPTY_COUNTERS },
       assigneeIds: extras.get(row.id)?.assigneeIds ?? [],
       isFavorite: fav.has(row.id),
-    }),
-  );
+    });
+  });
 }
 
 /** The cycle as events carry it (no per-user field). */

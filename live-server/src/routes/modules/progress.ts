@@ -10,10 +10,15 @@
  * "modules" history rows this module's add/remove write) that were not in a completed or
  * cancelled state group at the end of that day (from the "state" rows). Days after today are
  * null. The day-by-day reconstruction is the cycles' burndown (shared/src/logic/cycles.ts);
- * this file only reads the module's history into it.
+ * this file only reads the module's history into it. Each distribution also carries `progress`,
+ * the chart's points per day (scope, pending, ideal …, the cycles' TCycleProgress), so the chart
+ * draws scope changes as scope.
+ *
+ * A restricted guest (cycles/guest-scope.ts) reads every number over the items they created.
  */
 import {
   type BurndownItem,
+  type BurndownPoint,
   calendarDate,
   completionChart,
   computeBurndown,
@@ -23,6 +28,7 @@ import {
 } from "@tideline/shared";
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, queryRows } from "../../db/client.ts";
+import type { OwnItemsOf } from "../cycles/guest-scope.ts";
 import type { ModuleRow } from "./presenter.ts";
 
 export type ModuleCounters = ProgressCounters;
@@ -41,12 +47,31 @@ const countedItems = sql`module_issues mi
   join issues i on i.id = mi.issue_id and i.deleted_at is null and i.archived_at is null and i.is_draft = false
   left join states s on s.id = i.state_id`;
 
+/** Only the reader's own items (alias i) when they are a restricted guest. */
+const ownOnly = (owner: OwnItemsOf) => (owner ? sql`and i.created_by = ${owner}::uuid` : sql``);
+
+const uuidList = (ids: readonly string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Counters of each module in `moduleIds` (one query); modules without items get zeros. */
-export async function loadCounters(db: DbOrTx, moduleIds: readonly string[]): Promise<Map<string, ModuleCounters>> {
+/**
+ * Counters of each module in `moduleIds` (one query); modules without items get zeros.
+ * `restricted`: modules whose counters count only the items that user created.
+ */
+export async function loadCounters(
+  db: DbOrTx,
+  moduleIds: readonly string[],
+  restricted?: { userId: string; moduleIds: readonly string[] },
+): Promise<Map<string, ModuleCounters>> {
   const out = new Map<string, ModuleCounters>(moduleIds.map((id) => [id, { ...ZERO_COUNTERS }]));
   if (!moduleIds.length) return out;
+  const own = restricted?.moduleIds.length
+    ? sql`and (mi.module_id not in (${uuidList(restricted.moduleIds)}) or i.created_by = ${restricted.userId}::uuid)`
+    : sql``;
   const groupColumns = GROUPS.map(
     (g) => sql`, count(*) filter (where s."group" = ${g})::int as ${sql.raw(`${g}_issues`)},
                 coalesce(sum(p.v) filter (where s."group" = ${g}), 0)::float8 as ${sql.raw(`${g}_estimate_points`)}`,
@@ -56,10 +81,7 @@ export async function loadCounters(db: DbOrTx, moduleIds: readonly string[]): Pr
     sql`select mi.module_id::text as module_id, count(*)::int as total_issues,
                coalesce(sum(p.v), 0)::float8 as total_estimate_points ${sql.join(groupColumns, sql``)}
         from ${countedItems} cross join lateral (select ${pointValue} as v) p
-        where mi.module_id in (${sql.join(
-          moduleIds.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})
+        where mi.module_id in (${uuidList(moduleIds)}) ${own}
         group by mi.module_id`,
   );
   for (const row of rows) {
@@ -87,7 +109,7 @@ type DistributionRow = {
 };
 
 /** Per assignee (or label) of the module's items: counts and estimate sums (completed = completed_at set). */
-async function distributionRows(db: DbOrTx, moduleId: string, by: "assignees" | "labels") {
+async function distributionRows(db: DbOrTx, moduleId: string, by: "assignees" | "labels", owner: OwnItemsOf) {
   const join =
     by === "assignees"
       ? sql`left join issue_assignees x on x.issue_id = i.id left join users u on u.id = x.assignee_id`
@@ -108,7 +130,7 @@ async function distributionRows(db: DbOrTx, moduleId: string, by: "assignees" | 
                sum(p.v) filter (where i.completed_at is not null)::float8 as completed_estimates,
                sum(p.v) filter (where i.completed_at is null)::float8 as pending_estimates
         from ${countedItems} ${join} cross join lateral (select ${pointValue} as v) p
-        where mi.module_id = ${moduleId}::uuid
+        where mi.module_id = ${moduleId}::uuid ${ownOnly(owner)}
         group by ${key}, a, b, c, d
         order by ${order} nulls last`,
   );
@@ -141,18 +163,19 @@ export type ChartItem = {
 };
 
 /**
- * Pending work (items, or their points) per day from `start` to `end`: in the module at the
- * end of the day and not completed or cancelled then; days after `today` are null. The cycles'
- * burndown does the reconstruction (shared/src/logic/cycles.ts): a module's membership is read
- * as the cycle membership there.
+ * The module's burndown per day from `start` to `end` (scope, pending, ideal …): pending = in
+ * the module at the end of the day and not completed or cancelled then; days after `today` are
+ * null. The cycles' burndown does the reconstruction (shared/src/logic/cycles.ts
+ * `computeBurndown`, baseline and scope included): a module's membership is read as the cycle
+ * membership there.
  */
-export function moduleCompletionChart(
+export function moduleBurndown(
   items: readonly ChartItem[],
   start: string,
   end: string,
   today: string,
   unit: "issues" | "points",
-): Record<string, number | null> {
+): BurndownPoint[] {
   const asCycleItems: BurndownItem[] = items.map((item, i) => ({
     id: String(i),
     group: item.group,
@@ -160,11 +183,27 @@ export function moduleCompletionChart(
     points: item.points,
     history: item.history.map((e) => (e.kind === "member" ? { ...e, kind: "cycle" as const } : e)),
   }));
-  return completionChart(computeBurndown({ start_date: start, end_date: end, today, items: asCycleItems, unit }));
+  return computeBurndown({ start_date: start, end_date: end, today, items: asCycleItems, unit });
+}
+
+/** Pending work per day (the reference's completion_chart) of moduleBurndown. */
+export function moduleCompletionChart(
+  items: readonly ChartItem[],
+  start: string,
+  end: string,
+  today: string,
+  unit: "issues" | "points",
+): Record<string, number | null> {
+  return completionChart(moduleBurndown(items, start, end, today, unit));
 }
 
 /** The chart's items from the database: every counted item that is or was in the module, with its history. */
-async function loadChartItems(db: DbOrTx, module: ModuleRow, timezone: string): Promise<ChartItem[]> {
+async function loadChartItems(
+  db: DbOrTx,
+  module: ModuleRow,
+  timezone: string,
+  owner: OwnItemsOf,
+): Promise<ChartItem[]> {
   const moduleId = module.id;
   const itemRows = await queryRows<{
     id: string;
@@ -180,7 +219,7 @@ async function loadChartItems(db: DbOrTx, module: ModuleRow, timezone: string): 
         from issues i left join states s on s.id = i.state_id
         left join module_issues mi on mi.issue_id = i.id and mi.module_id = ${moduleId}::uuid
         where i.project_id = ${module.projectId}::uuid and i.deleted_at is null and i.archived_at is null
-          and i.is_draft = false
+          and i.is_draft = false ${ownOnly(owner)}
           and (mi.issue_id is not null or exists (
             select 1 from issue_activities a where a.issue_id = i.id and a.field = 'modules'
               and (a.old_identifier = ${moduleId}::uuid or a.new_identifier = ${moduleId}::uuid)))`,
@@ -246,28 +285,35 @@ const estimateSums = (r: DistributionRow) => ({
   pending_estimates: round2(Number(r.pending_estimates ?? 0)),
 });
 
-/** The module detail's `distribution` and `estimate_distribution` (the latter only for a points estimate). */
-export async function loadDistribution(db: DbOrTx, module: ModuleRow, timezone: string) {
-  const assignees = await distributionRows(db, module.id, "assignees");
-  const labels = await distributionRows(db, module.id, "labels");
+/**
+ * The module detail's `distribution` and `estimate_distribution` (the latter only for a points
+ * estimate), each with its completion chart and per-day `progress`. `owner`: over that
+ * restricted guest's own items only.
+ */
+export async function loadDistribution(db: DbOrTx, module: ModuleRow, timezone: string, owner: OwnItemsOf = null) {
+  const assignees = await distributionRows(db, module.id, "assignees", owner);
+  const labels = await distributionRows(db, module.id, "labels", owner);
   const usesPoints = await projectUsesPoints(db, module.projectId);
   const dated = module.startDate && module.targetDate && module.startDate <= module.targetDate;
   const today = calendarDate(new Date(), timezone);
-  const items = dated ? await loadChartItems(db, module, timezone) : [];
-  const chart = (unit: "issues" | "points") =>
-    dated && module.startDate && module.targetDate
-      ? moduleCompletionChart(items, module.startDate, module.targetDate, today, unit)
-      : {};
+  const items = dated ? await loadChartItems(db, module, timezone, owner) : [];
+  const chart = (unit: "issues" | "points") => {
+    const progress =
+      dated && module.startDate && module.targetDate
+        ? moduleBurndown(items, module.startDate, module.targetDate, today, unit)
+        : [];
+    return { completion_chart: dated ? completionChart(progress) : {}, progress };
+  };
   const distribution = {
     assignees: assignees.map((r) => ({ ...presentAssignee(r), ...issueCounts(r) })),
     labels: labels.map((r) => ({ ...presentLabel(r), ...issueCounts(r) })),
-    completion_chart: chart("issues"),
+    ...chart("issues"),
   };
   const estimateDistribution = usesPoints
     ? {
         assignees: assignees.map((r) => ({ ...presentAssignee(r), ...estimateSums(r) })),
         labels: labels.map((r) => ({ ...presentLabel(r), ...estimateSums(r) })),
-        completion_chart: chart("points"),
+        ...chart("points"),
       }
     : {};
   return { distribution, estimate_distribution: estimateDistribution };

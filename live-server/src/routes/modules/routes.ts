@@ -12,7 +12,8 @@
  * - work items (issue-routes.ts) and links (links.ts).
  * Who: every project member reads (guests included); creating and changing needs project role
  * member or above (guests 403); deleting, a project admin or the module's creator. Another
- * workspace's or project's module is a 404.
+ * workspace's or project's module is a 404. A restricted guest's counters, distributions and
+ * charts count only the work items they created (cycles/guest-scope.ts).
  */
 import { ROLE, readDisplayProperties, readSavedDisplayFilters } from "@tideline/shared";
 import { and, eq, sql } from "drizzle-orm";
@@ -22,6 +23,7 @@ import { moduleUserProperties } from "../../db/schema.ts";
 import { eventOrigin } from "../../events/bus.ts";
 import { parse } from "../../http/errors.ts";
 import { type ProjectAccess, projectAccess, workspaceAccess } from "../../policies/access.ts";
+import { ownItemsOf } from "../cycles/guest-scope.ts";
 import { PROJECT_PATH, type ProjectParams, WS_PATH } from "../issues/common.ts";
 import { applyUserPropertiesPatch, parseUserPropertiesPatch } from "../issues/user-properties-routes.ts";
 import { moduleIssueRoutes } from "./issue-routes.ts";
@@ -57,17 +59,19 @@ export async function modulesRoutes(app: FastifyInstance): Promise<void> {
   /** The detail: the list shape plus links, sub-issue count and the distributions. */
   const detail = async (access: ProjectAccess, row: ModuleRow) => {
     const presented = await presentOne(db, row, access.user.id);
+    const owner = ownItemsOf(access);
     const [sub] = await queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from module_issues mi join issues i on i.id = mi.issue_id
           where mi.module_id = ${row.id}::uuid and i.parent_id is not null and i.deleted_at is null
-            and i.archived_at is null and i.is_draft = false`,
+            and i.archived_at is null and i.is_draft = false
+            ${owner ? sql`and i.created_by = ${owner}::uuid` : sql``}`,
     );
     return {
       ...presented,
       link_module: await listLinks(db, row.id),
       sub_issues: Number(sub?.n ?? 0),
-      ...(await loadDistribution(db, row, access.project.timezone)),
+      ...(await loadDistribution(db, row, access.project.timezone, owner)),
     };
   };
 

@@ -25,6 +25,7 @@ import { badRequest, conflict, type FieldErrors, forbidden, notFound } from "../
 import { isUuid } from "../../http/ids.ts";
 import type { ProjectAccess, WorkspaceAccess } from "../../policies/access.ts";
 import { recordActivity } from "../../services/issue-activity.ts";
+import { restrictedProjects } from "../cycles/guest-scope.ts";
 import { loadIssues } from "../issues/query.ts";
 import { emitIssue } from "../issues/service.ts";
 import { changeIssueModules } from "./membership.ts";
@@ -52,7 +53,11 @@ function rethrowAsConflict(error: unknown, name: string | undefined): never {
 
 // ───────────────────────────── reading ─────────────────────────────
 
-/** Present modules with their members, counters and the caller's favorites (a few batch queries). */
+/**
+ * Present modules with their members, counters and the caller's favorites (a few batch queries).
+ * A restricted guest's counters count only the work items they created (cycles/guest-scope.ts);
+ * events (userId null) carry everyone's.
+ */
 export async function presentModules(db: DbOrTx, rows: ModuleRow[], userId: string | null): Promise<PresentedModule[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);
@@ -61,7 +66,17 @@ export async function presentModules(db: DbOrTx, rows: ModuleRow[], userId: stri
     .from(moduleMembers)
     .where(inArray(moduleMembers.moduleId, ids))
     .orderBy(asc(moduleMembers.createdAt), asc(moduleMembers.memberId));
-  const counters = await loadCounters(db, ids);
+  const restrictedIn = userId
+    ? await restrictedProjects(
+        db,
+        userId,
+        rows.map((r) => r.projectId),
+      )
+    : new Set<string>();
+  const restricted = userId
+    ? { userId, moduleIds: rows.filter((r) => restrictedIn.has(r.projectId)).map((r) => r.id) }
+    : undefined;
+  const counters = await loadCounters(db, ids, restricted);
   const favorites = userId
     ? await db
         .select({ id: userFavorites.entityIdentifier })

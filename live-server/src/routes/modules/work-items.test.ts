@@ -279,11 +279,15 @@ describe("progress", () => {
     const checkout = detail.distribution.labels.find((x: { label_id: string }) => x.label_id === label);
     expect(checkout).toMatchObject({ label_name: "Checkout", total_issues: 1, pending_issues: 1 });
     const chart = detail.distribution.completion_chart as Record<string, number | null>;
-    // Before today nothing was in the module yet; today two are pending; days to come are null.
+    // The module was filled today, ten days after its start: its first days count that work (as
+    // the reference does), not 0 and then a jump; today two are pending; days to come are null.
     expect(Object.keys(chart)).toHaveLength(21);
-    expect(chart[start]).toBe(0);
+    expect(chart[start]).toBe(2);
     expect(chart[today]).toBe(2);
     expect(chart[end]).toBeNull();
+    const progress = detail.distribution.progress as { date: string; scope: number | null; ideal: number }[];
+    expect(progress.map((x) => x.scope)).toEqual([...Array(11).fill(3), ...Array(10).fill(null)]);
+    expect(progress[0]?.ideal).toBe(3);
   });
 
   it("sums estimate points by state group and fills estimate_distribution for a points estimate", async () => {
