@@ -1,15 +1,30 @@
 /**
- * i18n with i18next. English is bundled; other languages load lazily per language. The
- * choice is kept in localStorage "userLanguage" and in the user's profile.
+ * i18n with i18next. English is bundled; other languages load lazily per language, one file
+ * each in ./locales. The choice is kept in localStorage "userLanguage" and in the user's profile.
  */
+import { LANGUAGES } from "@tideline/shared";
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import en from "./locales/en.json";
 
 export const LANGUAGE_STORAGE_KEY = "userLanguage";
 
-/** Languages with a translation file in ./locales (others fall back to English). */
-const loaders: Record<string, () => Promise<{ default: Record<string, unknown> }>> = {};
+type Bundle = { default: Record<string, unknown> };
+
+/** Languages with a translation file in ./locales besides English (others fall back to English). */
+const loaders: Record<string, () => Promise<Bundle>> = Object.fromEntries(
+  Object.entries(import.meta.glob<Bundle>(["./locales/*.json", "!./locales/en.json"])).map(([path, load]) => [
+    path.slice("./locales/".length, -".json".length),
+    load,
+  ]),
+);
+
+/**
+ * The languages the profile's picker offers: those with a translation. The server accepts every
+ * code of the reference's list (LANGUAGES); offering one without a file would show English under
+ * another name.
+ */
+export const TRANSLATED_LANGUAGES: readonly string[] = LANGUAGES.filter((code) => code === "en" || code in loaders);
 
 function storedLanguage(): string {
   try {

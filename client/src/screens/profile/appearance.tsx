@@ -1,10 +1,10 @@
-import { LANGUAGES } from "@tideline/shared";
 import { Contrast, Monitor, Moon, Paintbrush, Sun, SunMoon } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Button } from "../../components/ui";
+import { TRANSLATED_LANGUAGES } from "../../i18n";
 import { saveLanguage, saveTheme } from "../../stores/profile";
 import { session } from "../../stores/session";
 import { type CustomPalette, THEMES, type ThemeName, theme } from "../../stores/theme";
@@ -52,7 +52,9 @@ export function ProfileAppearance() {
     document.title = `${t("profile.appearance.title")} · Tideline`;
   }, [t]);
 
-  const language = profile?.language ?? "en";
+  // A language picked before it had a translation shows English: that is what the person reads.
+  const picked = profile?.language ?? "en";
+  const language = TRANSLATED_LANGUAGES.includes(picked) ? picked : "en";
 
   async function applyCustom(event: FormEvent) {
     event.preventDefault();
@@ -166,14 +168,25 @@ export function ProfileAppearance() {
           <div className="setting-row">
             <div>
               <span className="setting-row-title">{t("profile.appearance.language")}</span>
-              <span className="setting-row-hint">{t("profile.appearance.languageHint")}</span>
+              <span className="setting-row-hint">
+                {TRANSLATED_LANGUAGES.length > 1
+                  ? t("profile.appearance.languageHint")
+                  : t("profile.appearance.languageOnlyOne", { language: languageName(language) })}
+              </span>
             </div>
-            <SelectField
-              aria-label={t("profile.appearance.language")}
-              value={language}
-              options={LANGUAGES.map((code) => ({ value: code, label: languageName(code) }))}
-              onValueChange={(code) => void saveLanguage(code)}
-            />
+            {/* Only languages with a translation are offered; with one, there is nothing to pick. */}
+            {TRANSLATED_LANGUAGES.length > 1 ? (
+              <SelectField
+                aria-label={t("profile.appearance.language")}
+                value={language}
+                options={TRANSLATED_LANGUAGES.map((code) => ({ value: code, label: languageName(code) }))}
+                onValueChange={(code) => void saveLanguage(code)}
+              />
+            ) : (
+              <span className="setting-row-value" data-testid="interface-language">
+                {languageName(language)}
+              </span>
+            )}
           </div>
         </div>
       </section>
