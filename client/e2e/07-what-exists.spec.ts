@@ -179,17 +179,17 @@ test.describe
       await expect(notifications.tab("All")).toContainText("6");
     });
 
-    test("the assignee picker offers each project member once, under their own name", async () => {
+    test("the assignee picker offers each project member once, under the name they go by (their display name)", async () => {
       const item = await apiA.createWorkItem(f, { name: "Pick people" });
       await pageA.goto(`/${f.slug}/browse/${f.identifier}-${item.sequence_id}/`);
       await pageA.getByRole("button", { name: /^Assignees:/ }).click();
       const list = pageA.getByRole("listbox", { name: /^Assignees:/ });
       // Members are keyed by their user id: a nested member object once made them collapse into one.
       await expect(list.getByRole("option")).toHaveCount(2);
-      await expect(list.getByRole("option", { name: "Carol Lead" })).toBeVisible();
-      await expect(list.getByRole("option", { name: "Dan Follower" })).toBeVisible();
-      await list.getByRole("option", { name: "Dan Follower" }).click();
-      await expect(pageA.getByRole("button", { name: "Assignees: Dan Follower" })).toBeVisible();
+      await expect(list.getByRole("option", { name: /carol$/ })).toBeVisible();
+      await expect(list.getByRole("option", { name: /dan$/ })).toBeVisible();
+      await list.getByRole("option", { name: /dan$/ }).click();
+      await expect(pageA.getByRole("button", { name: "Assignees: dan", exact: true })).toBeVisible();
       await pageA.keyboard.press("Escape");
     });
 
@@ -201,7 +201,7 @@ test.describe
       const dialog = pageA.getByRole("dialog", { name: "Description history" });
       const entries = dialog.getByRole("list", { name: "Saved versions" }).getByRole("button");
       await expect(entries).toHaveCount(2);
-      await expect(entries.first()).toContainText("Carol Lead");
+      await expect(entries.first()).toContainText("carol");
       // The newest is shown first; picking the older one shows it.
       await expect(dialog.getByText("Second draft")).toBeVisible();
       await entries.nth(1).click();

@@ -76,7 +76,8 @@ test.describe
       // My history, in the work item's own words, and today's rows as a CSV download.
       await page.getByRole("link", { name: "Activity", exact: true }).click();
       const rows = page.getByTestId("profile-activity-row");
-      await expect(rows.first()).toContainText("Alice Maker created the work item");
+      // People are named by their display name here as everywhere (alice's is her address's first part).
+      await expect(rows.first()).toContainText("alice created the work item");
       await expect(rows.first()).toContainText("PF-4");
       await page.getByRole("button", { name: "Export CSV" }).click();
       const [download] = await Promise.all([

@@ -21,6 +21,7 @@ export * from "./logic/labels.ts";
 export * from "./logic/next-path.ts";
 export * from "./logic/overdue.ts";
 export * from "./logic/password.ts";
+export * from "./logic/person-name.ts";
 export * from "./logic/project-rules.ts";
 export * from "./logic/sort-order.ts";
 export * from "./logic/states.ts";

@@ -2,6 +2,7 @@
  * People: the members of each workspace and of each project, with their roles. Role changes
  * and removals are optimistic; adding needs the server's new rows, so it waits for them.
  */
+import { personFullName, personName } from "@tideline/shared";
 import { toast } from "sonner";
 import { api } from "../lib/api";
 import { optimistic } from "../lib/optimistic";
@@ -52,10 +53,13 @@ export const members = defineStore(() => ({
 
 const base = (slug: string) => `/api/workspaces/${slug}`;
 
-/** "Ada Lovelace", else the display name, else the e-mail. */
+/**
+ * A member where they are introduced (the members lists, their profile card): "Ada Lovelace",
+ * else the display name, else the e-mail (personFullName). Everywhere else people appear by
+ * personName (their display name).
+ */
 export function memberName(user: Pick<MemberUser, "first_name" | "last_name" | "display_name"> & { email?: string }) {
-  const full = `${user.first_name} ${user.last_name}`.trim();
-  return full || user.display_name || user.email || "Unknown";
+  return personFullName(user);
 }
 
 /**
@@ -68,7 +72,7 @@ export function mentionablesOf(
   return people
     .map((member) => ({
       id: member.id,
-      display_name: member.display_name || `${member.first_name} ${member.last_name}`.trim() || member.email,
+      display_name: personName(member),
       avatar_url: member.avatar_url,
     }))
     .sort((a, b) => a.display_name.localeCompare(b.display_name));

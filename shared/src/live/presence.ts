@@ -6,6 +6,8 @@
  * caret, so both agree.
  */
 
+import { type NamedPerson, personName } from "../logic/person-name.ts";
+
 /** The awareness field that carries the name and colour (tiptap CollaborationCaret's `user`). */
 export const PRESENCE_USER_FIELD = "user";
 
@@ -40,15 +42,9 @@ export function presenceColour(userId: string): string {
   return PRESENCE_COLOURS[(hash >>> 0) % PRESENCE_COLOURS.length] as string;
 }
 
-/** The name shown next to a caret: the full name (what others recognise), else the handle, else the e-mail. */
-export function presenceName(user: {
-  first_name?: string | null;
-  last_name?: string | null;
-  display_name?: string | null;
-  email?: string | null;
-}): string {
-  const full = `${user.first_name ?? ""} ${user.last_name ?? ""}`.trim();
-  return full || user.display_name || user.email || "?";
+/** The name shown next to a caret: the one every screen uses (logic/person-name.ts). */
+export function presenceName(user: NamedPerson): string {
+  return personName(user);
 }
 
 /** Name and colour of a user as every client shows them. */

@@ -3,11 +3,11 @@
  * rows of "name · bar · done/total". The server's distribution rows feed it (cycle analytics or
  * the module detail); `null` rows mean they are still loading.
  */
+import { personName } from "@tideline/shared";
 import { Tag, Users } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Skeleton } from "../../screens/workspace/components/skeleton";
-import { memberName } from "../../stores/members";
 import { Avatar } from "../ui";
 import { TabList } from "./tab-list";
 import "./progress.css";
@@ -53,7 +53,7 @@ export function Breakdown({
       ? (assignees?.map((a) => ({
           key: a.assignee_id ?? "none",
           name: a.assignee_id
-            ? memberName({
+            ? personName({
                 first_name: a.first_name ?? "",
                 last_name: a.last_name ?? "",
                 display_name: a.display_name ?? "",

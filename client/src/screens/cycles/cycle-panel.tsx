@@ -4,12 +4,12 @@
  * breakdown, and for a completed cycle with unfinished items, the transfer. Counters are local
  * (cycle-logic.ts countsLocally), so a change on the board moves them at once.
  */
+import { personName } from "@tideline/shared";
 import { ArrowRightLeft } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar, Button } from "../../components/ui";
 import type { Cycle } from "../../stores/cycles";
-import { memberName } from "../../stores/members";
 import { cycleActions } from "./cycle-logic";
 import { CycleMenu } from "./cycle-menu";
 import {
@@ -72,8 +72,8 @@ export function CyclePanel({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectCon
           <div>
             <dt>{t("cycles.panel.owner")}</dt>
             <dd className="cy-owner">
-              <Avatar name={memberName(owner)} src={owner.avatar_url} size={18} />
-              {memberName(owner)}
+              <Avatar name={personName(owner)} src={owner.avatar_url} size={18} />
+              {personName(owner)}
             </dd>
           </div>
         ) : null}

@@ -3,7 +3,9 @@
  * dates, the progress bar and ring, the burndown with its unit toggle, and the assignee/label
  * breakdown.
  */
+
 import type { CycleStatus, ProgressCounters } from "@tideline/shared";
+import { personName } from "@tideline/shared";
 import clsx from "clsx";
 import { CalendarDays } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
@@ -24,7 +26,6 @@ import {
   loadCycleAnalytics,
   setCycleFavorite,
 } from "../../stores/cycles";
-import { memberName } from "../../stores/members";
 import type { ProjectMember } from "../../stores/project-meta";
 import { chartToday, cycleWhen, pendingOf } from "./cycle-logic";
 
@@ -146,12 +147,12 @@ export function AssigneeStack({
   const { t } = useTranslation();
   if (!ids.length) return <span className="cy-avatars cy-avatars-empty" aria-hidden />;
   const people = ids.map((id) => members.find((m) => m.member === id)?.member_details).filter(Boolean);
-  const names = people.map((p) => (p ? memberName(p) : "")).join(", ");
+  const names = people.map((p) => (p ? personName(p) : "")).join(", ");
   return (
     <span className="cy-avatars" title={names} role="img" aria-label={t("cycles.assignees", { names })}>
       {people
         .slice(0, max)
-        .map((p) => (p ? <Avatar key={p.id} name={memberName(p)} src={p.avatar_url} size={20} /> : null))}
+        .map((p) => (p ? <Avatar key={p.id} name={personName(p)} src={p.avatar_url} size={20} /> : null))}
       {people.length > max ? <span className="cy-avatars-more">+{people.length - max}</span> : null}
     </span>
   );
@@ -204,6 +205,7 @@ export function CycleBurndown({
       ) : chart ? (
         <BurndownChart
           chart={chart}
+          points={analytics?.data?.progress}
           start={cycle.start_date}
           end={cycle.end_date}
           total={total}

@@ -4,7 +4,7 @@
  * current cycle as a card (progress, burndown, assignee/label breakdown); the other tabs list
  * rows in the server's order. The archive is a screen of its own (archived-cycles-screen.tsx).
  */
-import { ROLE } from "@tideline/shared";
+import { personName, ROLE } from "@tideline/shared";
 import { Archive, ArrowRight, CircleDashed, Plus } from "lucide-react";
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +13,6 @@ import { useSnapshot } from "valtio";
 import { TabList } from "../../components/progress/tab-list";
 import { Avatar, Button, EmptyState } from "../../components/ui";
 import { type Cycle, cycles, loadCycles } from "../../stores/cycles";
-import { memberName } from "../../stores/members";
 import { useCreateShortcut } from "../workspace/components/create-shortcut";
 import { ListSearch, LoadFailedState, NoMatchState } from "../workspace/components/list-parts";
 import { PageHeader } from "../workspace/components/page-header";
@@ -276,8 +275,8 @@ function ActiveCycleCard({ cycle, ctx }: { cycle: Cycle; ctx: CyclesProjectConte
               <DaysLeft cycle={cycle} />
               {owner ? (
                 <span className="cy-owner">
-                  <Avatar name={memberName(owner)} src={owner.avatar_url} size={18} />
-                  {memberName(owner)}
+                  <Avatar name={personName(owner)} src={owner.avatar_url} size={18} />
+                  {personName(owner)}
                 </span>
               ) : null}
             </div>

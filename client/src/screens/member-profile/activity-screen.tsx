@@ -1,4 +1,4 @@
-import { ROLE } from "@tideline/shared";
+import { personName, ROLE } from "@tideline/shared";
 import { format, parseISO } from "date-fns";
 import { Download, History } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
@@ -15,7 +15,7 @@ import {
   type ProfileActivity,
   profileKey,
 } from "../../stores/member-profile";
-import { memberName, members } from "../../stores/members";
+import { members } from "../../stores/members";
 import { projectMeta } from "../../stores/project-meta";
 import { actorName, describeActivity, foldActivity } from "../work-item/activity-format";
 import { SkeletonRows } from "../workspace/components/skeleton";
@@ -52,7 +52,7 @@ export function ProfileActivityScreen() {
   const people = membersSnap.bySlug[slug];
   const member = (id: string) => {
     const found = people?.find((m) => m.member.id === id);
-    return found ? memberName(found.member) : undefined;
+    return found ? personName(found.member) : undefined;
   };
   const resolversFor = (projectId: string) => {
     const meta = metaSnap.byProject[projectId];

@@ -3,7 +3,7 @@
  * the status icon and label, the progress ring and people avatars.
  */
 
-import { MODULE_STATUSES, type ModuleStatus, ROLE } from "@tideline/shared";
+import { MODULE_STATUSES, type ModuleStatus, personName, ROLE } from "@tideline/shared";
 import clsx from "clsx";
 import {
   Circle,
@@ -18,7 +18,6 @@ import {
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Avatar, type ComboOption } from "../../components/ui";
-import { memberName } from "../../stores/members";
 import type { ProjectMember } from "../../stores/project-meta";
 import type { Project } from "../../stores/projects";
 import { ProjectLogo } from "../workspace/components/logos";
@@ -83,15 +82,15 @@ export type Person = { id: string; name: string; avatarUrl: string | null };
 
 export function personOf(members: readonly ProjectMember[], userId: string | null | undefined): Person | null {
   const member = userId ? members.find((m) => m.member === userId)?.member_details : undefined;
-  return member && userId ? { id: userId, name: memberName(member), avatarUrl: member.avatar_url } : null;
+  return member && userId ? { id: userId, name: personName(member), avatarUrl: member.avatar_url } : null;
 }
 
 export function memberOptions(members: readonly ProjectMember[]): ComboOption[] {
   return members.map((m) => ({
     value: m.member,
-    label: memberName(m.member_details),
+    label: personName(m.member_details),
     keywords: m.member_details.email,
-    icon: <Avatar name={memberName(m.member_details)} src={m.member_details.avatar_url} size={18} />,
+    icon: <Avatar name={personName(m.member_details)} src={m.member_details.avatar_url} size={18} />,
   }));
 }
 

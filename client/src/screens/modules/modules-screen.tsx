@@ -11,6 +11,7 @@ import {
   type ModuleLayout,
   type ModuleOrderBy,
   type ModuleStatus,
+  personName,
 } from "@tideline/shared";
 import clsx from "clsx";
 import {
@@ -35,7 +36,6 @@ import { Timeline, type TimelineRow } from "../../components/timeline/timeline";
 import { Avatar, Button, EmptyState } from "../../components/ui";
 import { readLocal, writeLocal } from "../../lib/local-storage";
 import { watchProjectLive } from "../../stores/live-board";
-import { memberName } from "../../stores/members";
 import { loadModules, type Module, modules, updateModule } from "../../stores/modules";
 import { useCreateShortcut } from "../workspace/components/create-shortcut";
 import { ListSearch } from "../workspace/components/list-parts";
@@ -391,8 +391,8 @@ function FiltersPopover({
                 checked={filters.lead.includes(m.member)}
                 onChange={() => toggle("lead", m.member)}
               />
-              <Avatar name={memberName(m.member_details)} src={m.member_details.avatar_url} size={18} />
-              {memberName(m.member_details)}
+              <Avatar name={personName(m.member_details)} src={m.member_details.avatar_url} size={18} />
+              {personName(m.member_details)}
             </label>
           ))}
           <div className="mo-filter-group">{t("modules.filters.members")}</div>
@@ -403,8 +403,8 @@ function FiltersPopover({
                 checked={filters.members.includes(m.member)}
                 onChange={() => toggle("members", m.member)}
               />
-              <Avatar name={memberName(m.member_details)} src={m.member_details.avatar_url} size={18} />
-              {memberName(m.member_details)}
+              <Avatar name={personName(m.member_details)} src={m.member_details.avatar_url} size={18} />
+              {personName(m.member_details)}
             </label>
           ))}
           {count ? (
@@ -433,7 +433,7 @@ function ActiveFilters({
   if (!activeFilterCount(filters)) return null;
   const nameOf = (id: string) => {
     const m = ctx.members.find((x) => x.member === id);
-    return m ? memberName(m.member_details) : "…";
+    return m ? personName(m.member_details) : "…";
   };
   const chips: { key: string; label: string; remove: () => void }[] = [
     ...(filters.favorites

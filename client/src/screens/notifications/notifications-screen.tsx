@@ -1,3 +1,4 @@
+import { personName } from "@tideline/shared";
 import clsx from "clsx";
 import { formatDistanceToNowStrict, parseISO } from "date-fns";
 import { Archive, ArchiveRestore, Bell, CheckCheck, ListFilter, Mail, MailOpen } from "lucide-react";
@@ -39,7 +40,7 @@ function itemKey(n: Notification): string | null {
 function actorName(n: Notification): string {
   const a = n.triggered_by_details;
   if (!a) return "Tideline";
-  return a.display_name || `${a.first_name} ${a.last_name}`.trim() || "?";
+  return personName(a);
 }
 
 function ago(value: string): string {

@@ -1,3 +1,4 @@
+import { personFullName } from "@tideline/shared";
 import { ArrowRight, Mail } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -98,10 +99,7 @@ function InvitationRow({ invitation, onJoined }: { invitation: Invitation; onJoi
   const { t } = useTranslation();
   const roleLabel = useRoleLabel();
   const [busy, setBusy] = useState<"accept" | "decline" | null>(null);
-  const inviter = invitation.invited_by
-    ? `${invitation.invited_by.first_name} ${invitation.invited_by.last_name}`.trim() ||
-      invitation.invited_by.display_name
-    : null;
+  const inviter = invitation.invited_by ? personFullName(invitation.invited_by) : null;
   return (
     <div className="ob-invite">
       <WorkspaceLogo name={invitation.workspace.name} url={invitation.workspace.logo_url} size={32} />

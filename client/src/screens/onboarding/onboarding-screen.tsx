@@ -1,4 +1,4 @@
-import { ROLE } from "@tideline/shared";
+import { personFullName, ROLE } from "@tideline/shared";
 import { Check, Mail } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -265,10 +265,7 @@ function PendingInvite({ invitation }: { invitation: Invitation }) {
   const { t } = useTranslation();
   const roleLabel = useRoleLabel();
   const [busy, setBusy] = useState(false);
-  const inviter = invitation.invited_by
-    ? `${invitation.invited_by.first_name} ${invitation.invited_by.last_name}`.trim() ||
-      invitation.invited_by.display_name
-    : null;
+  const inviter = invitation.invited_by ? personFullName(invitation.invited_by) : null;
   return (
     <div className="ob-invite">
       <WorkspaceLogo name={invitation.workspace.name} url={invitation.workspace.logo_url} size={32} />

@@ -1,4 +1,4 @@
-import { normalizeEmail } from "@tideline/shared";
+import { normalizeEmail, personFullName } from "@tideline/shared";
 import { CircleCheck, MailX, UserX } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -201,9 +201,8 @@ export function WorkspaceInvitationScreen() {
       break;
     case "ready": {
       const inv = state.invitation;
-      const inviter = inv.invited_by
-        ? `${inv.invited_by.first_name} ${inv.invited_by.last_name}`.trim() || inv.invited_by.display_name
-        : null;
+      // Who invited you is introduced by their full name (personFullName).
+      const inviter = inv.invited_by ? personFullName(inv.invited_by) : null;
       content = (
         <div className="ob-invitation">
           <WorkspaceLogo name={inv.workspace.name} url={inv.workspace.logo_url} size={56} />

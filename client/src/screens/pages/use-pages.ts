@@ -4,11 +4,10 @@
  * permissions on a page.
  */
 
-import { ROLE } from "@tideline/shared";
+import { personName, ROLE } from "@tideline/shared";
 import { formatDistanceToNowStrict, parseISO } from "date-fns";
 import { useMemo } from "react";
 import { useSnapshot } from "valtio";
-import { memberName } from "../../stores/members";
 import type { Page } from "../../stores/pages";
 import type { ProjectMember } from "../../stores/project-meta";
 import { session } from "../../stores/session";
@@ -43,7 +42,7 @@ export type PersonInfo = { name: string; avatarUrl: string | null };
 export function personOf(members: readonly ProjectMember[], userId: string | null | undefined, fallback: string) {
   const member = userId ? members.find((m) => m.member === userId)?.member_details : undefined;
   if (!member) return { name: fallback, avatarUrl: null } satisfies PersonInfo;
-  return { name: memberName(member), avatarUrl: member.avatar_url } satisfies PersonInfo;
+  return { name: personName(member), avatarUrl: member.avatar_url } satisfies PersonInfo;
 }
 
 /** "3 hours ago"; "just now" under a minute (the clock of two machines never agrees exactly). */

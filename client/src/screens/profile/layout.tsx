@@ -1,3 +1,4 @@
+import { personFullName } from "@tideline/shared";
 import { ArrowLeft, Bell, CircleUser, KeyRound, Palette } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
@@ -23,7 +24,8 @@ export function ProfileLayout() {
 
   const last = wsSnap.list.find((w) => w.id === snap.profile?.last_workspace_id) ?? wsSnap.list[0] ?? null;
   const user = snap.user;
-  const name = user ? `${user.first_name} ${user.last_name}`.trim() || user.display_name || user.email : "";
+  // Your own card: introduced by your full name (personFullName), as the members lists do.
+  const name = user ? personFullName(user) : "";
 
   return (
     <div className="ws-shell">

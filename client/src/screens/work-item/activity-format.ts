@@ -5,6 +5,7 @@
  * current name; the stored value is the fallback when the thing is gone. Pure: the translate
  * function and the resolvers are passed in (tested in activity-format.test.ts).
  */
+import { personName } from "@tideline/shared";
 import { formatDay } from "./format";
 
 export type ActivityRow = {
@@ -32,11 +33,10 @@ const P = "workItem.activity";
 /** Cycle and module sentences live with the rest of the board's cycle/module words. */
 const CM = "cycleModule.activity";
 
-/** The person who made the change ("Ada Lovelace", else the display name). */
+/** The person who made the change, named as everywhere (personName: their display name). */
 export function actorName(row: Pick<ActivityRow, "actor_detail">, t: Translate): string {
   const a = row.actor_detail;
-  if (!a) return t(`${P}.someone`);
-  return `${a.first_name} ${a.last_name}`.trim() || a.display_name || t(`${P}.someone`);
+  return a ? personName(a) : t(`${P}.someone`);
 }
 
 function named(

@@ -2,6 +2,7 @@
  * Links: add (URL + optional title, http(s) only), edit and delete. The form is a modal
  * (product-domain §2 "link" modal); the server's refusals (a repeated URL…) show on its fields.
  */
+import { personName } from "@tideline/shared";
 import { Link2, Pencil, Plus, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -40,7 +41,7 @@ export function Links({ workItemId }: { workItemId: string }) {
           const label = linkLabel(link);
           const by = link.created_by_detail;
           const byName =
-            (by ? `${by.first_name} ${by.last_name}`.trim() || by.display_name : undefined) ??
+            (by ? personName(by) : undefined) ??
             (link.created_by ? names.member(link.created_by) : undefined) ??
             t("workItem.activity.someone");
           return (

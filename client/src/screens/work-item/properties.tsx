@@ -4,7 +4,7 @@
  * feature on) and parent. Each change goes through the shared
  * work-item cache, optimistic, and the history refreshes after it.
  */
-import { isOverdue, PRIORITIES, type Priority } from "@tideline/shared";
+import { isOverdue, PRIORITIES, type Priority, personName } from "@tideline/shared";
 import { CalendarDays, Tag, Triangle, User, X } from "lucide-react";
 import { Popover } from "radix-ui";
 import { useState } from "react";
@@ -44,8 +44,7 @@ export function Properties({ item }: { item: WorkItem }) {
   const labels = (meta?.labels ?? []).filter((l) => item.label_ids.includes(l.id));
   const overdue = isOverdue(item, new Date());
   const point = estimate?.points.find((p) => p.id === item.estimate_point);
-  const name = (m: { first_name: string; last_name: string; display_name: string }) =>
-    `${m.first_name} ${m.last_name}`.trim() || m.display_name;
+  const name = personName;
 
   return (
     <section className="wid-props" aria-label={t("workItem.properties.heading")}>

@@ -2,6 +2,7 @@
  * Reactions under a comment (or on the item): one toggle per emoji with its count (pressed when
  * the viewer reacted) and a picker of common emoji.
  */
+import { personName } from "@tideline/shared";
 import { SmilePlus } from "lucide-react";
 import { Popover } from "radix-ui";
 import { useState } from "react";
@@ -12,7 +13,7 @@ import { metaNames, useDetailContext, useProjectMeta, useViewerId } from "./use-
 
 function reactorName(r: Reaction, nameOf: (id: string) => string | undefined): string | null {
   const a = r.actor_detail;
-  if (a) return `${a.first_name} ${a.last_name}`.trim() || a.display_name;
+  if (a) return personName(a);
   return nameOf(r.actor) ?? r.display_name ?? null;
 }
 

@@ -3,6 +3,7 @@
  * comments show author, time, an "edited" mark, reactions, and edit/delete for their author
  * (delete also for project admins); the comment box at the end sends with Ctrl/Cmd+Enter.
  */
+import { personName } from "@tideline/shared";
 import { Ellipsis, History } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useCallback, useMemo, useRef, useState } from "react";
@@ -150,7 +151,7 @@ function CommentCard({ comment, workItemId }: { comment: Comment; workItemId: st
   const upload = useCommentImageUpload(workItemId);
   const mentionables = useMentionables(ctx.projectId);
   const author = comment.actor_detail;
-  const name = author ? `${author.first_name} ${author.last_name}`.trim() || author.display_name : "";
+  const name = author ? personName(author) : "";
   const mine = viewer === comment.actor;
   const pending = comment.id.startsWith("temp-");
 

@@ -1,5 +1,5 @@
 /** Hooks the work-item detail's parts share: the detail state, the project and its metadata. */
-import { ROLE } from "@tideline/shared";
+import { personName, ROLE } from "@tideline/shared";
 import { createContext, useContext } from "react";
 import { useSnapshot } from "valtio";
 import { activeEstimate, type ProjectMeta, projectMeta } from "../../stores/project-meta";
@@ -53,7 +53,7 @@ export function useViewerId(): string | null {
 export function useViewer(): { name: string; avatarUrl: string | null } {
   const user = useSnapshot(session).user;
   if (!user) return { name: "?", avatarUrl: null };
-  return { name: `${user.first_name} ${user.last_name}`.trim() || user.display_name, avatarUrl: user.avatar_url };
+  return { name: personName(user), avatarUrl: user.avatar_url };
 }
 
 /** Editing needs project member or above (guests read only). */
@@ -70,8 +70,7 @@ export function metaNames(meta: ProjectMeta | undefined) {
     label: (id: string) => meta?.labels.find((l) => l.id === id)?.name,
     member: (id: string) => {
       const m = meta?.members.find((x) => x.member === id)?.member_details;
-      if (!m) return undefined;
-      return `${m.first_name} ${m.last_name}`.trim() || m.display_name;
+      return m ? personName(m) : undefined;
     },
     estimate: (id: string) => estimate?.points.find((p) => p.id === id)?.value,
   };

@@ -4,7 +4,9 @@
  * screen's actions (open the peek, open the create modal). Selection has its own context so
  * ticking a box re-renders only what shows selection.
  */
+
 import type { DisplayProperties, StateGroup } from "@tideline/shared";
+import { personName } from "@tideline/shared";
 import { createContext, type ReactNode, useContext } from "react";
 import type { Cycle } from "../../stores/cycles";
 import type { Module } from "../../stores/modules";
@@ -49,10 +51,6 @@ function sortedByName<T extends { id: string; name: string }>(list: readonly T[]
   });
 }
 
-export function memberName(m: { display_name: string; first_name: string; last_name: string; email: string }) {
-  return m.display_name || `${m.first_name} ${m.last_name}`.trim() || m.email;
-}
-
 export function buildLookups(
   meta: ProjectMeta | undefined,
   cycleList?: readonly Cycle[],
@@ -63,7 +61,7 @@ export function buildLookups(
   const members: MemberInfo[] = (meta?.members ?? [])
     .map((m) => ({
       id: m.member,
-      name: memberName(m.member_details),
+      name: personName(m.member_details),
       email: m.member_details.email,
       avatar: m.member_details.avatar_url,
     }))

@@ -15,7 +15,7 @@
  * history.ts) plus `issue_detail {id, name, sequence_id, is_epic}` and
  * `project_detail {id, identifier, name}`.
  */
-import { ROLE } from "@tideline/shared";
+import { personName, ROLE } from "@tideline/shared";
 import { type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
@@ -148,10 +148,9 @@ export function csvCell(value: unknown): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
+/** The actor as every screen names them (personName: their display name). */
 function actorName(actor: ActorDetail | undefined): string {
-  if (!actor) return "";
-  const full = `${actor.first_name} ${actor.last_name}`.trim();
-  return full || actor.display_name;
+  return actor ? personName(actor) : "";
 }
 
 export async function profileActivityRoutes(app: FastifyInstance): Promise<void> {

@@ -200,6 +200,8 @@ describe("POST user-activity/{userId}/export/", () => {
     );
     expect(lines.length).toBeGreaterThan(3);
     expect(lines[1]).toContain(`"${f.project.identifier}-`);
+    // The actor is named as on every screen: by their display name (shared personName).
+    expect(lines[1]?.startsWith(`"${f.w.member.displayName}",`)).toBe(true);
     const empty = await client(t.app, f.w.admin).post(url(), { date: "2001-01-01" });
     expect(empty.body.trim().split("\r\n")).toHaveLength(1);
   });

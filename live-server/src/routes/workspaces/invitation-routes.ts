@@ -9,16 +9,19 @@
  * may read it (the accept screen's preview) and answer it, without being a member yet. Anyone
  * else gets 404, so invitation ids do not leak which workspaces exist.
  *
- * The e-mailed link carries a secret token (256 random bits; only its hash is stored, the inviter
- * never sees it, re-sending the invitation replaces it). With it, anyone holding the link may read
- * the invitation without a session (GET …/invitations/{id}/join/?token= — the landing page for
- * people who have no account yet); without it that call is a 404, like a wrong id. Answering
- * still needs a session for the invited address. That session's address must be proven
- * (auth/email-proof.ts): an unverified account (a password sign-up) gets 403 EMAIL_NOT_VERIFIED
- * from the preview and the answer, unless the answer carries the link's token — the link was
- * mailed to the address, so holding it proves the address, and the account is marked verified.
+ * The e-mailed link carries the invitation's id and a secret token (256 random bits; only its
+ * hash is stored, the inviter never sees it, re-sending the invitation replaces it). The link's
+ * landing (GET …/invitations/{id}/join/, no session needed) answers by id alone with a minimal
+ * preview — workspace name and logo, inviter's name, invited address, role — since the reference
+ * product's page reads it without the token; with the token (our client sends it) it also says
+ * whether the address has an account. A wrong token, id or slug, or an answered invitation, is a
+ * plain 404. The token is what matters for answering: that needs a session for the invited
+ * address, and the address must be proven (auth/email-proof.ts) — an unverified account (a
+ * password sign-up) gets 403 EMAIL_NOT_VERIFIED from the preview and the answer, unless the answer
+ * carries the link's token: the link was mailed to the address, so holding it proves the address,
+ * and the account is marked verified.
  */
-import { ROLE, ROLE_NAME, type Role } from "@tideline/shared";
+import { personFullName, ROLE, ROLE_NAME, type Role } from "@tideline/shared";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -38,6 +41,7 @@ import {
   invitationTokenMatches,
   isInvitationFor,
   newInvitationToken,
+  pendingInvitationById,
   pendingInvitationByToken,
   type UserRow,
   type WorkspaceRow,
@@ -83,9 +87,39 @@ async function activeMembership(db: DbOrTx, workspaceId: string, userId: string)
   return row;
 }
 
+/** Who invited: introduced by their full name, as the client's invitation screens do (personFullName). */
 function inviterName(user: UserRow): string {
-  const full = `${user.firstName} ${user.lastName}`.trim();
-  return full || user.displayName || user.email;
+  return personFullName({
+    first_name: user.firstName,
+    last_name: user.lastName,
+    display_name: user.displayName,
+    email: user.email,
+  });
+}
+
+/**
+ * What anyone holding an invitation's id may read (the link's landing without its token): only
+ * what the invitation screen shows and the reference's page reads — no message, no user ids, no
+ * inviter address, nothing about the invited address's account.
+ */
+export function presentInvitationPreview(invitation: InvitationRow, ws: WorkspaceRow, inviter: UserRow | null) {
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    accepted: invitation.accepted,
+    responded_at: invitation.respondedAt,
+    created_at: invitation.createdAt,
+    workspace: { id: ws.id, name: ws.name, slug: ws.slug, logo_url: ws.logoUrl, logo_props: ws.logoProps },
+    invited_by: inviter
+      ? {
+          first_name: inviter.firstName,
+          last_name: inviter.lastName,
+          display_name: inviter.displayName,
+          avatar_url: inviter.avatarUrl,
+        }
+      : null,
+  };
 }
 
 export function invitationLink(appBaseUrl: string, invitation: InvitationRow, ws: WorkspaceRow, token: string): string {
@@ -242,18 +276,24 @@ export async function invitationRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /**
-   * The invitation link's landing page, for whoever holds the link (signed in or not): the
-   * workspace, the inviter, the role and whether the invited address has an account yet (so the
-   * page offers sign-up or sign-in). A wrong id, slug or token, or an invitation already
+   * The invitation link's landing page, for whoever holds the link (signed in or not). By id
+   * alone (the reference's page sends no token): the minimal preview. With the link's token:
+   * the invitation as its invitee sees it, plus whether the invited address has an account yet
+   * (so the page offers sign-up or sign-in). A wrong id, slug or token, or an invitation already
    * answered, is a 404 that says nothing more.
    */
   app.get<{ Params: InvitationParams; Querystring: { token?: unknown } }>(
     "/api/workspaces/:slug/invitations/:id/join/",
     { config: { public: true } },
     async (request) => {
-      const row = await pendingInvitationByToken(db, request.params.id, request.query.token);
+      const { token } = request.query;
+      const byId = token === undefined || token === "";
+      const row = byId
+        ? await pendingInvitationById(db, request.params.id)
+        : await pendingInvitationByToken(db, request.params.id, token);
       if (!row || row.workspace.slug !== String(request.params.slug).toLowerCase()) throw notFound("Invitation");
       const { invitation, workspace, inviter } = row;
+      if (byId) return presentInvitationPreview(invitation, workspace, inviter);
       return {
         ...presentInvitation(invitation, workspace, inviter),
         existing_user: Boolean(await findUserByEmailLower(db, invitation.email)),

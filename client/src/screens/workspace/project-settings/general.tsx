@@ -1,4 +1,4 @@
-import { sanitizeIdentifier } from "@tideline/shared";
+import { personName, sanitizeIdentifier } from "@tideline/shared";
 import { Archive, ArchiveRestore, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,7 +8,7 @@ import { useSnapshot } from "valtio";
 import { Banner, Button, TextArea, TextInput } from "../../../components/ui";
 import { errorMessage } from "../../../lib/api";
 import { forgetFavorite } from "../../../stores/favorites";
-import { fetchProjectMembers, memberName, members } from "../../../stores/members";
+import { fetchProjectMembers, members } from "../../../stores/members";
 import {
   archiveProject,
   deleteProject,
@@ -178,7 +178,7 @@ export function ProjectGeneralSettings() {
           disabled={!editable}
           options={[
             { value: "", label: t("projects.form.noLead") },
-            ...people.map((m) => ({ value: m.member, label: memberName(m.member_details) })),
+            ...people.map((m) => ({ value: m.member, label: personName(m.member_details) })),
           ]}
           hint={t("projects.settings.leadHint")}
         />

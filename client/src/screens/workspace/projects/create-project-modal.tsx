@@ -1,4 +1,4 @@
-import { identifierFromName, NETWORK, PROJECT_IDENTIFIER_MAX, sanitizeIdentifier } from "@tideline/shared";
+import { identifierFromName, NETWORK, PROJECT_IDENTIFIER_MAX, personName, sanitizeIdentifier } from "@tideline/shared";
 import { CircleCheck, Globe, Lock, TriangleAlert } from "lucide-react";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Banner, Button, Modal, ModalFooter, Spinner, TextArea, TextInput } from "../../../components/ui";
 import { errorMessage, fieldErrors } from "../../../lib/api";
-import { fetchWorkspaceMembers, memberName, members } from "../../../stores/members";
+import { fetchWorkspaceMembers, members } from "../../../stores/members";
 import { createProject } from "../../../stores/projects";
 import { session } from "../../../stores/session";
 import { focusOnMount } from "../components/focus";
@@ -167,8 +167,8 @@ function CreateProjectForm({ onDone }: { onDone: () => void }) {
               value: m.member.id,
               label:
                 m.member.id === me?.id
-                  ? t("projects.form.leadYou", { name: memberName(m.member) })
-                  : memberName(m.member),
+                  ? t("projects.form.leadYou", { name: personName(m.member) })
+                  : personName(m.member),
             })),
           ]}
         />
