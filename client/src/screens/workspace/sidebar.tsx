@@ -1,5 +1,7 @@
+import { personName } from "@tideline/shared";
 import clsx from "clsx";
 import {
+  Archive,
   Boxes,
   Check,
   ChevronDown,
@@ -34,6 +36,7 @@ import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Avatar } from "../../components/ui";
+
 import { readLocal, writeLocal } from "../../lib/local-storage";
 import { favorites, removeFavoriteProject, toggleFavoriteProject } from "../../stores/favorites";
 import { type Project, projects } from "../../stores/projects";
@@ -41,7 +44,7 @@ import { session, signOut } from "../../stores/session";
 import { workspaces } from "../../stores/workspaces";
 import { NotificationsSidebarLink } from "../notifications/sidebar-entry";
 import { ProjectLogo, WorkspaceLogo } from "./components/logos";
-import { Menu, MenuItem } from "./components/menu";
+import { Menu, MenuItem, MenuSeparator } from "./components/menu";
 import { Skeleton } from "./components/skeleton";
 import { can } from "./permissions";
 import { useCurrentWorkspace, useShell } from "./use-workspace";
@@ -73,6 +76,7 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
   const projectsSnap = useSnapshot(projects);
   const favoritesSnap = useSnapshot(favorites);
   const shell = useShell();
+  const userId = useSnapshot(session).user?.id;
   const collapsed = drawer ? false : prefs.collapsed;
 
   const list = projectsSnap.bySlug[slug];
@@ -123,6 +127,14 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
             matchPrefix={`/${slug}/workspace-views/`}
           />
           <NotificationsSidebarLink slug={slug} />
+          {can.seeArchives(role) && userId ? (
+            <SidebarLink
+              to={`/${slug}/profile/${userId}/`}
+              icon={<UserRound size={16} />}
+              label={t("memberProfile.yourWork")}
+              matchPrefix={`/${slug}/profile/${userId}/`}
+            />
+          ) : null}
           {can.seeArchives(role) ? (
             <SidebarLink to={`/${slug}/drafts/`} icon={<FilePen size={16} />} label={t("drafts.sidebar")} />
           ) : null}
@@ -359,7 +371,7 @@ function SidebarProjectRow({
   workItems: string;
 }) {
   const { t } = useTranslation();
-  const { slug } = useCurrentWorkspace();
+  const { slug, role } = useCurrentWorkspace();
   const navigate = useNavigate();
   return (
     <div className="sidebar-item-wrap">
@@ -404,6 +416,17 @@ function SidebarProjectRow({
           >
             {t("workspace.sidebar.copyLink")}
           </MenuItem>
+          {can.seeArchives(role) ? (
+            <>
+              <MenuSeparator />
+              <MenuItem
+                icon={<Archive size={14} />}
+                onSelect={() => navigate(`/${slug}/projects/${project.id}/archives/issues/`)}
+              >
+                {t("workspace.sidebar.archives")}
+              </MenuItem>
+            </>
+          ) : null}
         </Menu>
       ) : null}
     </div>
@@ -459,7 +482,7 @@ function WorkspaceSwitcher({ collapsed }: { collapsed: boolean }) {
               {t("workspace.switcher.invite")}
             </DropdownMenu.Item>
           ) : null}
-          {sessionSnap.user ? (
+          {sessionSnap.user && can.seeArchives(role) ? (
             <DropdownMenu.Item
               className="menu-item"
               onSelect={() => navigate(`/${slug}/profile/${sessionSnap.user?.id}/`)}
@@ -488,16 +511,54 @@ function WorkspaceSwitcher({ collapsed }: { collapsed: boolean }) {
   );
 }
 
+/**
+ * The person at the bottom of the sidebar: a menu of their own things (their work in this
+ * workspace, their profile settings, signing out), where people look for them.
+ */
 function UserRow({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
+  const { slug, role } = useCurrentWorkspace();
+  const navigate = useNavigate();
   const snap = useSnapshot(session);
   const user = snap.user;
   if (!user) return null;
-  const name = user.display_name || `${user.first_name} ${user.last_name}`.trim() || user.email;
+  const name = personName(user);
   return (
-    <Link className="sidebar-row sidebar-user" to="/profile/" title={t("workspace.sidebar.profile")}>
-      <Avatar name={name} src={user.avatar_url} size={20} />
-      {!collapsed ? <span className="sidebar-label">{name}</span> : null}
-    </Link>
+    <Menu
+      align="start"
+      side="top"
+      width={220}
+      trigger={
+        <button
+          type="button"
+          className="sidebar-row sidebar-user"
+          aria-label={t("workspace.sidebar.accountMenu", { name })}
+          title={name}
+        >
+          <Avatar name={name} src={user.avatar_url} size={20} />
+          {!collapsed ? <span className="sidebar-label">{name}</span> : null}
+        </button>
+      }
+    >
+      <div className="ws-menu-email">{user.email}</div>
+      {can.seeArchives(role) ? (
+        <MenuItem icon={<UserRound size={14} />} onSelect={() => navigate(`/${slug}/profile/${user.id}/`)}>
+          {t("memberProfile.yourWork")}
+        </MenuItem>
+      ) : null}
+      <MenuItem icon={<User size={14} />} onSelect={() => navigate("/profile/")}>
+        {t("workspace.switcher.profile")}
+      </MenuItem>
+      <MenuSeparator />
+      <MenuItem
+        danger
+        icon={<LogOut size={14} />}
+        onSelect={() => {
+          signOut().catch(() => toast.error(t("workspace.switcher.signOutFailed")));
+        }}
+      >
+        {t("workspace.switcher.signOut")}
+      </MenuItem>
+    </Menu>
   );
 }
