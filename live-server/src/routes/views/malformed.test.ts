@@ -1,6 +1,6 @@
 /**
  * Malformed input to the views routes, with real view ids (the app-wide fuzz test,
- * http/fuzz.test.ts, reaches these routes with ids that match nothing): wrong types, arrays for
+ * http/fuzz-support.ts, reaches these routes with ids that match nothing): wrong types, arrays for
  * objects, unknown keys, huge values and bad query strings are a 4xx, never a 5xx, and store
  * nothing.
  */

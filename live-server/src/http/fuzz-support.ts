@@ -1,5 +1,6 @@
 /**
- * Malformed input never answers 5xx (issue 9, security item 5). Every write route the app
+ * The app-wide fuzz test's machinery (fuzz-reads.test.ts, fuzz-writes-*.test.ts). Malformed input
+ * never answers 5xx (issue 9, security item 5). Every write route the app
  * registers (POST/PUT/PATCH/DELETE, read from the router itself, so a new route is fuzzed the
  * day it is added) is called as a signed-in workspace admin, with the real ids of objects made
  * in beforeAll, and with malformed variants: NUL and lone surrogates in path parameters, query
@@ -8,12 +9,13 @@
  * bodies; wrong content types (text, form, multipart without a boundary). Values come from a
  * seeded generator, so a failure repeats exactly. Any 5xx fails the test naming the request.
  * Read routes get the same treatment for their query strings and path parameters. About 5,000
- * write and 1,300 read requests.
+ * write and 1,300 read requests, split over three test files so two test workers share them
+ * (each file builds its own world on its own database).
  */
 import { ROLE } from "@tideline/shared";
 import fc from "fast-check";
 import type { InjectOptions } from "fastify";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { expect } from "vitest";
 import { client, createTestApp, ORIGIN, setupInstance, type TestApp } from "../../test/harness.ts";
 import { createSession, SESSION_COOKIE } from "../auth/sessions.ts";
 import { createIssue } from "../routes/issues/test-support.ts";
@@ -391,143 +393,145 @@ function order(route: Route): number {
   return 0;
 }
 
-describe("fuzzing every write route", () => {
-  let t: TestApp;
-  let w: World;
+/** The app, its people and the real ids of one object of each kind, on a database of its own. */
+export type FuzzWorld = { t: TestApp; w: World; ids: Ids };
+
+/** Builds the world every fuzz file runs against: one of each object, made through the API. */
+export async function fuzzWorld(): Promise<FuzzWorld> {
   const ids: Ids = { zero: "00000000-0000-0000-0000-000000000000" };
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    w = await createWorld(t);
-    await setupInstance(t.db, w.admin);
-    const project = await projectWithTeam(t, w);
-    const api = client(t.app, w.admin);
-    const base = `/api/workspaces/${w.slug}/projects/${project.id}`;
-    const issue = await createIssue(t, w.admin, project.url, { name: "Fuzz target" });
-    const issue2 = await createIssue(t, w.admin, project.url, { name: "Fuzz target 2" });
-    const ok = async (res: Awaited<ReturnType<typeof api.post>>) => {
-      expect(res.statusCode, res.body).toBeLessThan(300);
-      return res.json();
-    };
-    const state = await ok(await api.post(`${base}/states/`, { name: "Fuzz", color: "#112233", group: "started" }));
-    const label = await ok(await api.post(`${base}/issue-labels/`, { name: "fuzzy" }));
-    const comment = await ok(await api.post(`${base}/issues/${issue.id}/comments/`, { comment_html: "<p>c</p>" }));
-    const link = await ok(await api.post(`${base}/issues/${issue.id}/issue-links/`, { url: "https://example.com" }));
-    const page = await ok(await api.post(`${base}/pages/`, { name: "Fuzz page" }));
-    const estimate = await ok(
-      await api.post(`${base}/estimates/`, {
-        estimate: { name: "Points", type: "points" },
-        estimate_points: [{ value: "1" }, { value: "2" }],
-      }),
-    );
-    const draft = await ok(await api.post(`${base}/issue-drafts/`, { name: "Draft" }));
-    const workspaceDraft = await ok(
-      await api.post(`/api/workspaces/${w.slug}/draft-issues/`, { name: "WS draft", project_id: project.id }),
-    );
-    const invitation = await ok(
-      await api.post(`/api/workspaces/${w.slug}/invitations/`, { emails: [{ email: "fuzz-invitee@example.com" }] }),
-    );
-    Object.assign(ids, {
-      slug: w.slug,
-      project: project.id,
-      issue: issue.id,
-      issue2: issue2.id,
-      state: state.id,
-      label: label.id,
-      comment: comment.id,
-      link: link.id,
-      page: page.id,
-      estimate: estimate.id ?? estimate.estimate?.id,
-      point: (estimate.points ?? estimate.estimate_points ?? [])[0]?.id,
-      draft: draft.id,
-      workspaceDraft: workspaceDraft.id,
-      invitation: (Array.isArray(invitation) ? invitation[0] : (invitation.invitations?.[0] ?? invitation))?.id,
-      adminUser: w.admin.id,
-      memberUser: w.member.id,
-      outsiderUser: w.outsider.id,
-    });
+  const t = await createTestApp();
+  const w = await createWorld(t);
+  await setupInstance(t.db, w.admin);
+  const project = await projectWithTeam(t, w);
+  const api = client(t.app, w.admin);
+  const base = `/api/workspaces/${w.slug}/projects/${project.id}`;
+  const issue = await createIssue(t, w.admin, project.url, { name: "Fuzz target" });
+  const issue2 = await createIssue(t, w.admin, project.url, { name: "Fuzz target 2" });
+  const ok = async (res: Awaited<ReturnType<typeof api.post>>) => {
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json();
+  };
+  const state = await ok(await api.post(`${base}/states/`, { name: "Fuzz", color: "#112233", group: "started" }));
+  const label = await ok(await api.post(`${base}/issue-labels/`, { name: "fuzzy" }));
+  const comment = await ok(await api.post(`${base}/issues/${issue.id}/comments/`, { comment_html: "<p>c</p>" }));
+  const link = await ok(await api.post(`${base}/issues/${issue.id}/issue-links/`, { url: "https://example.com" }));
+  const page = await ok(await api.post(`${base}/pages/`, { name: "Fuzz page" }));
+  const estimate = await ok(
+    await api.post(`${base}/estimates/`, {
+      estimate: { name: "Points", type: "points" },
+      estimate_points: [{ value: "1" }, { value: "2" }],
+    }),
+  );
+  const draft = await ok(await api.post(`${base}/issue-drafts/`, { name: "Draft" }));
+  const workspaceDraft = await ok(
+    await api.post(`/api/workspaces/${w.slug}/draft-issues/`, { name: "WS draft", project_id: project.id }),
+  );
+  const invitation = await ok(
+    await api.post(`/api/workspaces/${w.slug}/invitations/`, { emails: [{ email: "fuzz-invitee@example.com" }] }),
+  );
+  Object.assign(ids, {
+    slug: w.slug,
+    project: project.id,
+    issue: issue.id,
+    issue2: issue2.id,
+    state: state.id,
+    label: label.id,
+    comment: comment.id,
+    link: link.id,
+    page: page.id,
+    estimate: estimate.id ?? estimate.estimate?.id,
+    point: (estimate.points ?? estimate.estimate_points ?? [])[0]?.id,
+    draft: draft.id,
+    workspaceDraft: workspaceDraft.id,
+    invitation: (Array.isArray(invitation) ? invitation[0] : (invitation.invitations?.[0] ?? invitation))?.id,
+    adminUser: w.admin.id,
+    memberUser: w.member.id,
+    outsiderUser: w.outsider.id,
   });
+  return { t, w, ids };
+}
 
-  afterAll(async () => {
-    await t?.close();
-  });
+/** Every read route with malformed query strings and path parameters: no 5xx, nothing refused only by SQL. */
+export async function fuzzReadRoutes({ t, w, ids }: FuzzWorld): Promise<void> {
+  const routes = routesOf(t.app.printRoutes({ commonPrefix: false })).filter(
+    (r) => r.method === "GET" && !r.path.startsWith("/live") && r.path !== "/*",
+  );
+  expect(routes.length).toBeGreaterThan(50);
+  const token = await createSession(t.db, w.admin.id, {});
+  const adminToken = await createSession(t.db, w.admin.id, { isAdmin: true });
+  let sent = 0;
+  const failures: string[] = [];
+  for (const [index, route] of routes.entries()) {
+    const url = fill(route.path, (name, before) => paramValue(name, before, ids));
+    const urls = [
+      ...fc.sample(queryString, { seed: SEED + index, numRuns: RANDOM_QUERIES_PER_ROUTE }).map((q) => `${url}?${q}`),
+      `${url}?${QUERY_KEYS.map((k) => `${k}=${encodeURIComponent("x".repeat(5000))}`).join("&")}`,
+    ];
+    if (route.path.includes(":")) {
+      urls.push(
+        fill(route.path, () => "not-a-uuid"),
+        fill(route.path, () => "%00"),
+        fill(route.path, () => "%ED%A0%80"),
+      );
+    }
+    const cookie = `${SESSION_COOKIE}=${route.path.startsWith("/api/instances") ? adminToken : token}`;
+    for (const at of urls) {
+      const res = await t.app.inject({ method: "GET", url: at, headers: { origin: ORIGIN, cookie } });
+      sent++;
+      if (res.body.includes(DATABASE_REFUSED)) failures.push(`GET ${at.slice(0, 200)} → refused only by the database`);
+      if (res.statusCode >= 500) failures.push(`GET ${at.slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+  }
+  console.log(`fuzz: ${sent} requests, ${routes.length} read routes, 5xx: ${failures.length} (seed ${SEED})`);
+  expect(failures).toEqual([]);
+}
 
-  test("no read route answers 5xx to malformed query strings or path parameters", async () => {
-    const routes = routesOf(t.app.printRoutes({ commonPrefix: false })).filter(
-      (r) => r.method === "GET" && !r.path.startsWith("/live") && r.path !== "/*",
-    );
-    expect(routes.length).toBeGreaterThan(50);
+/**
+ * The write routes (POST/PUT/PATCH/DELETE) of shard `shard` of `shards`: the routes in their
+ * order (those that end the session or the workspace last), every `shards`-th one from `shard`.
+ * Each route's variants keep the seed they had in one run (SEED + its index among all write
+ * routes), so a failure repeats whatever the split.
+ */
+export async function fuzzWriteRoutes({ t, w, ids }: FuzzWorld, shard: number, shards: number): Promise<void> {
+  const all = routesOf(t.app.printRoutes({ commonPrefix: false }))
+    .filter((r) => ["POST", "PUT", "PATCH", "DELETE"].includes(r.method))
+    .sort((a, b) => order(a) - order(b));
+  // The router is the source: a parse that found nothing would make this test pass vacuously.
+  expect(all.length).toBeGreaterThan(100);
+  const routes = [...all.entries()].filter(([index]) => index % shards === shard);
+
+  const started = Date.now();
+  let sent = 0;
+  const failures: string[] = [];
+  const reachedDatabase: string[] = [];
+  for (const [index, route] of routes) {
+    // A fresh session per route: a sign-out or password change among the variants ends it.
     const token = await createSession(t.db, w.admin.id, {});
     const adminToken = await createSession(t.db, w.admin.id, { isAdmin: true });
-    let sent = 0;
-    const failures: string[] = [];
-    for (const [index, route] of routes.entries()) {
-      const url = fill(route.path, (name, before) => paramValue(name, before, ids));
-      const urls = [
-        ...fc.sample(queryString, { seed: SEED + index, numRuns: RANDOM_QUERIES_PER_ROUTE }).map((q) => `${url}?${q}`),
-        `${url}?${QUERY_KEYS.map((k) => `${k}=${encodeURIComponent("x".repeat(5000))}`).join("&")}`,
-      ];
-      if (route.path.includes(":")) {
-        urls.push(
-          fill(route.path, () => "not-a-uuid"),
-          fill(route.path, () => "%00"),
-          fill(route.path, () => "%ED%A0%80"),
+    const cookie = `${SESSION_COOKIE}=${route.path.startsWith("/api/instances") ? adminToken : token}`;
+    for (const request of variants(route, ids, SEED + index)) {
+      const res = await t.app.inject({
+        method: route.method as InjectOptions["method"],
+        url: request.url,
+        payload: request.payload,
+        headers: { origin: ORIGIN, cookie, ...request.headers },
+      });
+      sent++;
+      // The error handler's last line of defence answered: the route let bad input reach SQL.
+      if (res.body.includes(DATABASE_REFUSED)) {
+        reachedDatabase.push(`${route.method} ${request.url.slice(0, 160)} [${request.label}]`);
+      }
+      if (res.statusCode >= 500) {
+        failures.push(
+          `${route.method} ${request.url.slice(0, 160)} [${request.label}] → ${res.statusCode} ${res.body.slice(0, 200)}`,
         );
       }
-      const cookie = `${SESSION_COOKIE}=${route.path.startsWith("/api/instances") ? adminToken : token}`;
-      for (const at of urls) {
-        const res = await t.app.inject({ method: "GET", url: at, headers: { origin: ORIGIN, cookie } });
-        sent++;
-        if (res.body.includes(DATABASE_REFUSED))
-          failures.push(`GET ${at.slice(0, 200)} → refused only by the database`);
-        if (res.statusCode >= 500)
-          failures.push(`GET ${at.slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
-      }
     }
-    console.log(`fuzz: ${sent} requests, ${routes.length} read routes, 5xx: ${failures.length} (seed ${SEED})`);
-    expect(failures).toEqual([]);
-  }, 240_000);
-
-  test("no write route answers 5xx to malformed input", async () => {
-    const routes = routesOf(t.app.printRoutes({ commonPrefix: false }))
-      .filter((r) => ["POST", "PUT", "PATCH", "DELETE"].includes(r.method))
-      .sort((a, b) => order(a) - order(b));
-    // The router is the source: a parse that found nothing would make this test pass vacuously.
-    expect(routes.length).toBeGreaterThan(100);
-
-    const started = Date.now();
-    let sent = 0;
-    const failures: string[] = [];
-    const reachedDatabase: string[] = [];
-    for (const [index, route] of routes.entries()) {
-      // A fresh session per route: a sign-out or password change among the variants ends it.
-      const token = await createSession(t.db, w.admin.id, {});
-      const adminToken = await createSession(t.db, w.admin.id, { isAdmin: true });
-      const cookie = `${SESSION_COOKIE}=${route.path.startsWith("/api/instances") ? adminToken : token}`;
-      for (const request of variants(route, ids, SEED + index)) {
-        const res = await t.app.inject({
-          method: route.method as InjectOptions["method"],
-          url: request.url,
-          payload: request.payload,
-          headers: { origin: ORIGIN, cookie, ...request.headers },
-        });
-        sent++;
-        // The error handler's last line of defence answered: the route let bad input reach SQL.
-        if (res.body.includes(DATABASE_REFUSED)) {
-          reachedDatabase.push(`${route.method} ${request.url.slice(0, 160)} [${request.label}]`);
-        }
-        if (res.statusCode >= 500) {
-          failures.push(
-            `${route.method} ${request.url.slice(0, 160)} [${request.label}] → ${res.statusCode} ${res.body.slice(0, 200)}`,
-          );
-        }
-      }
-    }
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(
-      `fuzz: ${sent} requests, ${routes.length} write routes, 5xx: ${failures.length}, refused only by the database: ${reachedDatabase.length} (seed ${SEED}, ${seconds} s)`,
-    );
-    expect(failures).toEqual([]);
-    expect(reachedDatabase).toEqual([]);
-  }, 240_000);
-});
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(
+    `fuzz: ${sent} requests, ${routes.length} of ${all.length} write routes (shard ${shard + 1}/${shards}), 5xx: ${failures.length}, refused only by the database: ${reachedDatabase.length} (seed ${SEED}, ${seconds} s)`,
+  );
+  expect(failures).toEqual([]);
+  expect(reachedDatabase).toEqual([]);
+}
