@@ -10,7 +10,7 @@ import {
   type TestApp,
   type TestUser,
 } from "../../../test/harness.ts";
-import { workspaceInvitations, workspaceMembers } from "../../db/schema.ts";
+import { workspaceInvitations, workspaceMembers, workspaces } from "../../db/schema.ts";
 import { countInvitations, countMembers, membershipOf } from "./test-fixtures.ts";
 
 let t: TestApp;
@@ -282,5 +282,105 @@ describe("POST /api/workspaces/:slug/invitations/:id/join/", () => {
     }
     expect(await membershipOf(t.db, ws.id, invitee.id)).toBeUndefined();
     expect(await invitationRow(inv.id)).toMatchObject({ accepted: false, role: ROLE.member });
+  });
+});
+
+describe("GET /api/workspaces/:slug/invitations/:id/join/ (the mailed link's landing)", () => {
+  /** Invite `email` from `admin` with a personal note; answers the invitation and the link's token. */
+  async function inviteWithLink(admin: TestUser, slug: string, email: string) {
+    const send = vi.spyOn(t.app.ctx.mailer, "send");
+    const res = await client(t.app, admin).post(`/api/workspaces/${slug}/invitations/`, {
+      emails: [{ email, role: ROLE.member }],
+      message: "A private note for the invitee",
+    });
+    expect(res.statusCode).toBe(201);
+    const text = send.mock.calls.at(-1)?.[0].text ?? "";
+    const token = new URL(/https?:\/\/\S+workspace-invitations\/\S+/.exec(text)?.[0] ?? "").searchParams.get("token");
+    send.mockRestore();
+    return { invitation: res.json().invitations[0] as { id: string }, token: token ?? "" };
+  }
+
+  it("answers by id alone, signed out, with a minimal preview: the reference's page sends no token", async () => {
+    const { admin, ws, base } = await team();
+    const [withLogo] = await t.db
+      .update(workspaces)
+      .set({ logoUrl: "https://cdn.example.com/logo.png" })
+      .where(eq(workspaces.id, ws.id))
+      .returning();
+    const { invitation, token } = await inviteWithLink(admin, ws.slug, "Preview.Person@Example.com");
+    for (const url of [`${base}${invitation.id}/join/`, `${base}${invitation.id}/join/?token=`]) {
+      const res = await client(t.app).get(url);
+      expect(res.statusCode, url).toBe(200);
+      // Exactly these fields: what the invitation screen shows and the reference's page reads.
+      expect(res.json()).toEqual({
+        id: invitation.id,
+        email: "preview.person@example.com",
+        role: ROLE.member,
+        accepted: false,
+        responded_at: null,
+        created_at: expect.any(String),
+        workspace: {
+          id: ws.id,
+          name: ws.name,
+          slug: ws.slug,
+          logo_url: "https://cdn.example.com/logo.png",
+          logo_props: withLogo?.logoProps,
+        },
+        invited_by: { first_name: "Ada", last_name: "Admin", display_name: admin.displayName, avatar_url: null },
+      });
+      // Nothing else: no note, no token, no user ids, no inviter address, nothing about accounts.
+      for (const secret of ["A private note", token, admin.id, admin.email, "existing_user", "created_by"]) {
+        expect(res.body).not.toContain(secret);
+      }
+    }
+    // With the link's token: the invitee's view, which also says whether the address has an account.
+    const full = await client(t.app).get(`${base}${invitation.id}/join/?token=${encodeURIComponent(token)}`);
+    expect(full.json()).toMatchObject({
+      id: invitation.id,
+      message: "A private note for the invitee",
+      existing_user: false,
+    });
+  });
+
+  it("is a plain 404 for an unknown or malformed id, another workspace's slug, a wrong token, or an answered invitation", async () => {
+    const { admin, ws, base } = await team();
+    const invitee = await createUser(t.db);
+    const { invitation, token } = await inviteWithLink(admin, ws.slug, invitee.email);
+    const other = await team();
+    for (const url of [
+      `${base}00000000-0000-4000-8000-000000000000/join/`,
+      `${base}not-a-uuid/join/`,
+      `${other.base}${invitation.id}/join/`,
+      `${base}${invitation.id}/join/?token=${encodeURIComponent(`${token}x`)}`,
+    ]) {
+      const res = await client(t.app).get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain(ws.name);
+      expect(res.body).not.toContain(invitee.email);
+    }
+    expect((await client(t.app, invitee).post(`${base}${invitation.id}/join/`, { accepted: true })).statusCode).toBe(
+      200,
+    );
+    expect((await client(t.app).get(`${base}${invitation.id}/join/`)).statusCode).toBe(404);
+  });
+
+  it("does not stand in for the token: answering still needs the invited, proven address or the link's token", async () => {
+    const { admin, ws, base } = await team();
+    // A password sign-up on the invited address: not proven.
+    const unproven = await createUser(t.db, { isEmailVerified: false });
+    const { invitation, token } = await inviteWithLink(admin, ws.slug, unproven.email);
+    const join = `${base}${invitation.id}/join/`;
+    expect((await client(t.app).get(join)).statusCode).toBe(200);
+    expect((await client(t.app).post(join, { accepted: true })).statusCode).toBe(401);
+    expect((await client(t.app, admin).post(join, { accepted: true })).statusCode).toBe(403);
+    for (const body of [{ accepted: true }, { accepted: true, token: `${token}x` }]) {
+      const res = await client(t.app, unproven).post(join, body);
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe("EMAIL_NOT_VERIFIED");
+    }
+    expect(await membershipOf(t.db, ws.id, unproven.id)).toBeUndefined();
+    expect(await invitationRow(invitation.id)).toMatchObject({ accepted: false, respondedAt: null });
+    expect((await client(t.app, unproven).post(join, { accepted: true, token })).statusCode).toBe(200);
+    expect(await membershipOf(t.db, ws.id, unproven.id)).toMatchObject({ role: ROLE.member, isActive: true });
   });
 });

@@ -321,8 +321,8 @@ export function invitationTokenMatches(invitation: InvitationRow, token: unknown
   );
 }
 
-/** A pending invitation by id whose link token is `token`, with its workspace and inviter. */
-export async function pendingInvitationByToken(db: DbOrTx, id: unknown, token: unknown) {
+/** A pending (unanswered) invitation by id, with its workspace and inviter; undefined otherwise. */
+export async function pendingInvitationById(db: DbOrTx, id: unknown) {
   if (typeof id !== "string" || !UUID.test(id)) return undefined;
   const inviters = alias(users, "inviters");
   const [row] = await db
@@ -332,9 +332,14 @@ export async function pendingInvitationByToken(db: DbOrTx, id: unknown, token: u
     .leftJoin(inviters, eq(inviters.id, workspaceInvitations.createdById))
     .where(eq(workspaceInvitations.id, id))
     .limit(1);
-  if (!row || !invitationTokenMatches(row.invitation, token)) return undefined;
-  if (row.invitation.accepted || row.invitation.respondedAt) return undefined;
+  if (!row || row.invitation.accepted || row.invitation.respondedAt) return undefined;
   return row;
+}
+
+/** A pending invitation by id whose link token is `token`, with its workspace and inviter. */
+export async function pendingInvitationByToken(db: DbOrTx, id: unknown, token: unknown) {
+  const row = await pendingInvitationById(db, id);
+  return row && invitationTokenMatches(row.invitation, token) ? row : undefined;
 }
 
 /** The account (if any) of an e-mail address as invitations store it (normalized). */
