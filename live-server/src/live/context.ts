@@ -4,12 +4,18 @@
  */
 import { LIVE_CLOSE, type LiveCloseName, type LiveDocumentRef } from "@tideline/shared";
 import type { SessionUser } from "../auth/sessions.ts";
+import type { CollaborationScope } from "./collaboration.ts";
 import type { DocumentRights } from "./documents.ts";
 
 /** Set before authentication, from the upgrade request (see service.ts). */
 export type SocketContext = {
   /** The origins the upgrade may come from (config.trustedOrigins; never the request's Host). */
   allowedOrigins: ReadonlySet<string>;
+  /**
+   * Set on a socket of GET /live/collaboration (the reference's page editor): what its query
+   * names. Its documents are pages of that workspace and project only (collaboration.ts).
+   */
+  collaboration?: CollaborationScope;
 };
 
 /** Added by the Authentication extension once the connection is accepted. */

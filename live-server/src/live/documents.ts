@@ -12,8 +12,9 @@
 import { type LiveDocumentRef, ROLE } from "@tideline/shared";
 import { and, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "../db/client.ts";
-import { issues, pageProjects, pages, projectMembers, projects, workspaceMembers } from "../db/schema.ts";
+import { issues, pageProjects, pages, projectMembers, projects, workspaceMembers, workspaces } from "../db/schema.ts";
 import { isUuid } from "../http/ids.ts";
+import { COLLABORATION_DOCUMENT_TYPE, type CollaborationScope } from "./collaboration.ts";
 
 export type PageRow = typeof pages.$inferSelect;
 
@@ -224,4 +225,44 @@ export async function documentRights(db: DbOrTx, userId: string, ref: LiveDocume
       // Only its owner, and only to listen.
       return ref.id === userId ? { readOnly: true, projectIds: [], workspaceId: null, ownItemsOnly: false } : null;
   }
+}
+
+/**
+ * Whether a /live/collaboration socket's query names the place of this page (collaboration.ts):
+ * the reference's document type, the page's workspace by slug and one of the page's projects.
+ * Its own live server reads the page through that project's API, so a page of another project
+ * or workspace is not found there either.
+ */
+export async function collaborationScopeAllows(
+  db: DbOrTx,
+  pageId: string,
+  scope: CollaborationScope,
+): Promise<boolean> {
+  const { documentType, projectId, workspaceSlug } = scope;
+  if (documentType !== COLLABORATION_DOCUMENT_TYPE || !workspaceSlug || !projectId || !isUuid(projectId)) return false;
+  if (!isUuid(pageId)) return false;
+  const [row] = await db
+    .select({ id: pages.id })
+    .from(pages)
+    .innerJoin(workspaces, eq(workspaces.id, pages.workspaceId))
+    .innerJoin(pageProjects, and(eq(pageProjects.pageId, pages.id), eq(pageProjects.projectId, projectId)))
+    .where(and(eq(pages.id, pageId), eq(workspaces.slug, workspaceSlug)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Rights of a connection: `documentRights`, and for a /live/collaboration socket only pages of
+ * the workspace and project its query names (read at authentication and at every re-check).
+ */
+export async function connectionRights(
+  db: DbOrTx,
+  userId: string,
+  ref: LiveDocumentRef,
+  collaboration: CollaborationScope | undefined,
+): Promise<DocumentRights> {
+  if (collaboration && (ref.kind !== "page" || !(await collaborationScopeAllows(db, ref.id, collaboration)))) {
+    return null;
+  }
+  return documentRights(db, userId, ref);
 }

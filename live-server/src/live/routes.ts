@@ -1,7 +1,8 @@
 /**
- * HTTP side of the live layer: the WebSocket endpoint GET /live (authorised per document by
- * the live service's hooks, not by the /api session check) and the metrics of this instance
- * for instance admins (GET /api/instances/live-metrics/).
+ * HTTP side of the live layer: the WebSocket endpoints GET /live and GET /live/collaboration
+ * (the reference web client's page editor, collaboration.ts), authorised per document by the
+ * live service's hooks, not by the /api session check, and the metrics of this instance for
+ * instance admins (GET /api/instances/live-metrics/).
  */
 import fastifyWebsocket from "@fastify/websocket";
 import { LIVE_LIMITS, LIVE_PATH } from "@tideline/shared";
@@ -10,6 +11,7 @@ import type { FastifyInstance } from "fastify";
 import { instanceAdmins } from "../db/schema.ts";
 import { forbidden } from "../http/errors.ts";
 import { requireUser } from "../policies/access.ts";
+import { COLLABORATION_PATH } from "./collaboration.ts";
 
 export async function liveRoutes(app: FastifyInstance): Promise<void> {
   const { live, db } = app.ctx;
@@ -21,6 +23,10 @@ export async function liveRoutes(app: FastifyInstance): Promise<void> {
   app.addHook("preClose", () => live.close());
 
   app.get(LIVE_PATH, { websocket: true }, (socket, request) => live.handleSocket(socket, request));
+  // The reference web client's page editor (collaboration.ts): the same documents, named by page id.
+  app.get(COLLABORATION_PATH, { websocket: true }, (socket, request) =>
+    live.handleSocket(socket, request, { collaboration: true }),
+  );
 
   app.get("/api/instances/live-metrics/", async (request) => {
     const user = requireUser(request);

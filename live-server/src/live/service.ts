@@ -21,6 +21,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { EventBus } from "../events/bus.ts";
 import { onPageContentChange } from "../routes/pages/document.ts";
+import { CollaborationSocket, collaborationScopeOf, toServerFrame } from "./collaboration.ts";
 import type { LiveContext } from "./context.ts";
 import { Authentication } from "./extensions/authentication.ts";
 import { LiveEvents } from "./extensions/events.ts";
@@ -150,9 +151,11 @@ export class LiveService {
 
   /**
    * Serve one WebSocket of GET /live: every document the tab opens is multiplexed over it.
-   * Messages beyond the rate limit close the socket with `rate-limited`.
+   * Messages beyond the rate limit close the socket with `rate-limited`. With `collaboration`,
+   * a socket of GET /live/collaboration (the reference's page editor, collaboration.ts): its
+   * document names are page ids, translated to and from `page.{id}` on the way in and out.
    */
-  handleSocket(socket: WebSocket, request: FastifyRequest): void {
+  handleSocket(socket: WebSocket, request: FastifyRequest, options: { collaboration?: boolean } = {}): void {
     if (this.closing) {
       socket.close(1012, "server restarting");
       return;
@@ -164,7 +167,13 @@ export class LiveService {
     }
     const url = `${request.protocol}://${request.headers.host ?? "localhost"}${request.url}`;
     const context: LiveContext = { allowedOrigins: this.trustedOrigins };
-    const connection = this.hocuspocus.handleConnection(socket, new Request(url, { headers }), context);
+    const collaboration = options.collaboration === true;
+    if (collaboration) context.collaboration = collaborationScopeOf(new URL(url).searchParams);
+    const connection = this.hocuspocus.handleConnection(
+      collaboration ? new CollaborationSocket(socket) : socket,
+      new Request(url, { headers }),
+      context,
+    );
     const bucket = new MessageBucket(this.limits);
     let limited = false;
     this.sockets.add(socket);
@@ -176,7 +185,20 @@ export class LiveService {
         socket.close(LIVE_CLOSE.rateLimited.code, LIVE_CLOSE.rateLimited.reason);
         return;
       }
-      connection.handleMessage(toBytes(data));
+      const frame = toBytes(data);
+      if (!collaboration) {
+        connection.handleMessage(frame);
+        return;
+      }
+      let translated: Uint8Array;
+      try {
+        translated = toServerFrame(frame);
+      } catch {
+        // Not a Hocuspocus frame at all: what Hocuspocus does with one it can't read.
+        socket.close(1003, "unreadable message");
+        return;
+      }
+      connection.handleMessage(translated);
     });
     socket.on("close", (code: number, reason: Buffer) => {
       this.sockets.delete(socket);

@@ -26,7 +26,7 @@ function varUint(value: number): number[] {
 }
 
 /** A lib0 var-string: its UTF-8 length as a var-uint, then the bytes. */
-function varString(text: string): Uint8Array {
+export function varString(text: string): Uint8Array {
   const body = utf8.encode(text);
   const length = varUint(body.byteLength);
   const out = new Uint8Array(length.length + body.byteLength);

@@ -12,6 +12,7 @@ import * as Y from "yjs";
 import { createTestApp, ORIGIN, type TestApp } from "../../test/harness.ts";
 import { SESSION_COOKIE } from "../auth/sessions.ts";
 import { documentUpdates, pageProjects, pages } from "../db/schema.ts";
+import { syncStatusOf } from "./messages.ts";
 
 export type LiveServer = TestApp & { url: string };
 
@@ -69,6 +70,8 @@ export type OpenDocument = {
   closes: string[];
   /** Stateless messages received, parsed. */
   messages: LiveStatelessMessage[];
+  /** How many of this client's updates the server answered "not applied" (a read-only connection). */
+  refusedUpdates: number;
   fragment: () => Y.XmlFragment;
   /** Authenticate again on the open socket (what the app does after `access-changed`). */
   reauthenticate: () => void;
@@ -109,6 +112,7 @@ export function openTab(
         scope: null,
         closes: [],
         messages: [],
+        refusedUpdates: 0,
         fragment: () => doc.getXmlFragment(DOCUMENT_FIELD),
         reauthenticate: () => {
           opened.scope = null;
@@ -128,6 +132,9 @@ export function openTab(
         const message = parseLiveStateless(payload);
         if (message) opened.messages.push(message);
       });
+      countRefusedUpdates(provider, () => {
+        opened.refusedUpdates += 1;
+      });
       provider.attach();
       providers.push(provider);
       return opened;
@@ -146,8 +153,100 @@ export function openTab(
   };
 }
 
+/** Call `onRefused` for every SyncStatus "not applied" the server sends this provider. */
+function countRefusedUpdates(provider: HocuspocusProvider, onRefused: () => void): void {
+  provider.on("message", ({ event }: { event: MessageEvent }) => {
+    const data = event.data;
+    const frame = data instanceof Uint8Array ? data : new Uint8Array(data as ArrayBuffer);
+    if (syncStatusOf(frame)?.applied === false) onRefused();
+  });
+}
+
+/** A page editor of the reference's web client: its own socket to /live/collaboration. */
+export type ReferenceEditor = {
+  provider: HocuspocusProvider;
+  doc: Y.Doc;
+  refused: string | null;
+  scope: string | null;
+  /** Codes and reasons of the socket's closes. */
+  socketCloses: { code: number; reason: string }[];
+  /** Stateless payloads received, as sent (the reference's notices are plain strings). */
+  notices: string[];
+  refusedUpdates: number;
+  destroy: () => void;
+};
+
+export type ReferenceQuery = { documentType?: string | null; projectId?: string | null; workspaceSlug?: string | null };
+
+/**
+ * Open a page the way the reference's web client does (its use-yjs-setup): a provider with its
+ * own socket to `/live/collaboration?documentType=project_page&projectId=…&workspaceSlug=…`,
+ * the bare page id as the document name and its user as a JSON token.
+ */
+export function openReferenceEditor(
+  liveUrl: string,
+  user: { token: string; id: string } | null,
+  pageId: string,
+  query: ReferenceQuery,
+  options: { origin?: string | null; tokenUserId?: string } = {},
+): ReferenceEditor {
+  const headers: Record<string, string> = {};
+  const origin = options.origin === undefined ? ORIGIN : options.origin;
+  if (origin) headers.origin = origin;
+  if (user) headers.cookie = `${SESSION_COOKIE}=${user.token}`;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ documentType: "project_page", ...query })) {
+    if (value !== null && value !== undefined) params.set(key, value);
+  }
+  const doc = new Y.Doc();
+  const provider = new HocuspocusProvider({
+    url: `${liveUrl}/collaboration?${params}`,
+    name: pageId,
+    document: doc,
+    token: JSON.stringify({ id: options.tokenUserId ?? user?.id ?? "", name: "Someone", color: "#000000" }),
+    WebSocketPolyfill: webSocketWith(headers),
+    delay: 50,
+    minDelay: 50,
+    maxDelay: 500,
+    maxAttempts: 0,
+  } as ConstructorParameters<typeof HocuspocusProvider>[0]);
+  const opened: ReferenceEditor = {
+    provider,
+    doc,
+    refused: null,
+    scope: null,
+    socketCloses: [],
+    notices: [],
+    refusedUpdates: 0,
+    destroy: () => {
+      const socket = provider.configuration.websocketProvider;
+      const raw = (socket as unknown as { webSocket: { addEventListener?: (t: string, f: () => void) => void } | null })
+        .webSocket;
+      raw?.addEventListener?.("error", () => undefined);
+      provider.destroy();
+      socket.destroy();
+    },
+  };
+  provider.on("authenticationFailed", ({ reason }: { reason: string }) => {
+    opened.refused = reason;
+  });
+  provider.on("authenticated", ({ scope }: { scope: string }) => {
+    opened.scope = scope;
+  });
+  provider.configuration.websocketProvider.on("close", ({ event }: { event: { code: number; reason: string } }) => {
+    opened.socketCloses.push({ code: event.code, reason: event.reason });
+  });
+  provider.on("stateless", ({ payload }: { payload: string }) => {
+    opened.notices.push(payload);
+  });
+  countRefusedUpdates(provider, () => {
+    opened.refusedUpdates += 1;
+  });
+  return opened;
+}
+
 /** Wait until a document is synced with nothing left to send. */
-export async function synced(opened: OpenDocument, timeoutMs = 10_000): Promise<void> {
+export async function synced(opened: { provider: HocuspocusProvider }, timeoutMs = 10_000): Promise<void> {
   await eventually(() => {
     if (!opened.provider.isSynced || opened.provider.hasUnsyncedChanges)
       throw new Error(`${opened.provider.configuration.name} not synced`);

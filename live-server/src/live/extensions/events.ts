@@ -8,7 +8,10 @@
  * - an event of a workspace outside any project (today: view.* of workspace views, and
  *   workspace.member.*) goes to `workspace.{id}`, except `notification.*`; a private view's
  *   events (access 0) reach only its owner's connections there (mayReceiveInWorkspace);
- * - a notification or membership event also goes to `user.{recipient}` (eventRecipientId).
+ * - a notification or membership event also goes to `user.{recipient}` (eventRecipientId);
+ * - a page's lock, archive or access change goes to that page's document as the plain notice
+ *   the reference's editor expects (`locked`, `archived`, `made-private`…), to its
+ *   /live/collaboration connections opened for the event's project (collaboration.ts).
  *
  * Revocation (rights-watch.ts says which events touch which connections):
  * - `session.revoked` closes, at once, every WebSocket one of the ended sessions authenticated
@@ -63,8 +66,9 @@ import type { FastifyBaseLogger } from "fastify";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import * as Y from "yjs";
 import type { Db } from "../../db/client.ts";
+import { collaborationNoticeFor } from "../collaboration.ts";
 import { type AuthenticatedContext, authenticated, type LiveContext, refusal } from "../context.ts";
-import { type DocumentRights, documentRights } from "../documents.ts";
+import { connectionRights, type DocumentRights } from "../documents.ts";
 import { type RightsScope, type RightsWatch, rightsScope } from "../rights-watch.ts";
 import { replaceWithHtml } from "../schema.ts";
 import { relayStatelessOnce } from "../stateless.ts";
@@ -119,6 +123,15 @@ export class LiveEvents implements Extension<LiveContext> {
     }
     const recipient = eventRecipientId(event);
     if (recipient) this.relay(userChannelName(recipient), payload);
+    // The reference's page editor learns of a lock, an archive… from a notice on the page itself.
+    const notice = collaborationNoticeFor(event);
+    if (notice) {
+      this.relay(
+        pageDocumentName(event.entity_id),
+        notice,
+        (connection) => connection.context.collaboration?.projectId === event.project_id,
+      );
+    }
     const scope = rightsScope(event);
     if (scope) this.revoke(scope);
   }
@@ -205,11 +218,13 @@ export class LiveEvents implements Extension<LiveContext> {
     // One query per person and document, however many tabs they have it open in.
     const reads = new Map<string, Promise<DocumentRights>>();
     for (const [connection, auth] of selected) {
-      const key = `${auth.user.id}/${connection.document.name}`;
+      const { collaboration } = connection.context;
+      // A /live/collaboration socket's rights also depend on the place its query names.
+      const key = `${auth.user.id}/${connection.document.name}/${collaboration ? JSON.stringify(collaboration) : ""}`;
       const epoch = this.config.watch.epoch;
       let read = reads.get(key);
       if (!read) {
-        read = documentRights(this.config.db, auth.user.id, auth.ref);
+        read = connectionRights(this.config.db, auth.user.id, auth.ref, collaboration);
         reads.set(key, read);
       }
       const rights = await read;
