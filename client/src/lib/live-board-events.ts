@@ -125,7 +125,12 @@ export type LiveChannelDeps = {
   /** Fetch what changed while we weren't listening (the delta refresh). */
   catchUp: () => Promise<void>;
   onError?: (error: unknown) => void;
+  /** A catch-up starts (`catching-up`), or the last one ended (`caught-up`, or `failed`). */
+  onState?: (state: CatchUpState) => void;
 };
+
+/** Where a channel's catch-up stands: the board is up to date only once it is `caught-up`. */
+export type CatchUpState = "catching-up" | "caught-up" | "failed";
 
 /**
  * One channel's event flow. After every (re)connection (`synced()`), events sent while offline
@@ -163,12 +168,16 @@ export class LiveChannelSync {
       return;
     }
     this.buffer = [];
+    this.deps.onState?.("catching-up");
+    let failed = false;
     do {
       this.again = false;
       try {
         await this.deps.catchUp();
+        failed = false;
       } catch (error) {
-        // The held events are still applied; the next focus or reconnection catches up again.
+        // The held events are still applied; the caller decides when to try again.
+        failed = true;
         this.deps.onError?.(error);
       }
     } while (this.again && !this.stopped);
@@ -176,10 +185,45 @@ export class LiveChannelSync {
     this.buffer = null;
     if (this.stopped) return;
     for (const event of held) this.deps.apply(event);
+    this.deps.onState?.(failed ? "failed" : "caught-up");
   }
 
   stop(): void {
     this.stopped = true;
     this.buffer = null;
+  }
+}
+
+/**
+ * Where a watched channel stands (lib/live.ts `channelStates`): `connecting` until it is synced
+ * (and again after a close), `catching-up` while the store catches up, `live` once it has,
+ * `behind` when the catch-up failed (tried again later), `refused` when the server refused or
+ * closed it `forbidden`.
+ */
+export type ChannelStatus = "connecting" | "catching-up" | "live" | "behind" | "refused";
+
+/** What a board's "live updates" dot says. */
+export type LiveIndicatorStatus = "connected" | "connecting" | "offline" | "catchingUp" | "behind" | "refused";
+
+/**
+ * The board's dot from the socket and its channel: live (`connected`) only when the socket is
+ * connected, the channel synced and the board caught up with what it missed; never while a
+ * catch-up failed or the channel was refused.
+ */
+export function liveIndicatorStatus(
+  socket: "connecting" | "connected" | "offline",
+  channel: ChannelStatus | undefined,
+): LiveIndicatorStatus {
+  if (channel === "refused") return "refused";
+  if (socket !== "connected") return socket;
+  switch (channel) {
+    case "live":
+      return "connected";
+    case "behind":
+      return "behind";
+    case "catching-up":
+      return "catchingUp";
+    default:
+      return "connecting";
   }
 }

@@ -10,25 +10,33 @@
  *   channel (one subscription per name), with the owning store catching up on every (re)sync.
  * - `openDocument(name)`: a Y.Doc document (page and issue editors), reopened afresh when the
  *   server closes it with `document-reset` (its copy belongs to a replaced generation).
- * - `connectionState`: a valtio store for the "live updates" indicator.
+ * - `connectionState`: a valtio store of the socket for the "live updates" indicator, and
+ *   `channelStates`: where each shared channel stands (catching up, live, behind after a failed
+ *   catch-up — tried again on its own —, refused), so a board says it is live only when it is.
  *
  * When the server ends the tab's session (sign-out elsewhere, password change or reset,
  * deactivation) it closes the socket with `unauthorized` (4401), or refuses documents with that
  * reason: the tab stops reconnecting and goes to sign-in (back to this page afterwards). When a
- * document's access changes (`access-changed`: demoted to guest, page locked…), the document
- * authenticates again on the same socket to learn its new scope.
+ * document's access changes (`access-changed`: demoted to guest, page locked…, or a project
+ * channel's guest restriction changed), the document authenticates again on the same socket to
+ * learn its new scope; a channel's store is told first (its copy must follow the new rights) and
+ * catches up once the channel is synced again. A channel closed or refused `forbidden` (the
+ * project was lost) tells its store so.
  */
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
 import { type DomainEvent, LIVE_CLOSE, LIVE_PATH, parseLiveStateless } from "@tideline/shared";
 import { proxy } from "valtio";
 import * as Y from "yjs";
 import { signInPathFor } from "./api.ts";
-import { LiveChannelSync } from "./live-board-events.ts";
+import { type ChannelStatus, LiveChannelSync } from "./live-board-events.ts";
 import { forgetKeptAnswers } from "./offline/last-answers.ts";
 
 export type ConnectionStatus = "connecting" | "connected" | "offline";
 
 export const connectionState = proxy({ status: "offline" as ConnectionStatus });
+
+/** Where each watched shared channel stands (watchSharedChannel), by channel name. */
+export const channelStates = proxy<Record<string, ChannelStatus>>({});
 
 let socket: HocuspocusProviderWebsocket | null = null;
 let sessionOver = false;
@@ -88,13 +96,21 @@ export type ChannelHandlers = {
   onEvent: (event: DomainEvent) => void;
   /** After the first connection and after every reconnection (events sent meanwhile were lost). */
   onSynced?: () => void;
-  /** The server refused the channel (no access, signed out). */
+  /** The server refused or closed the channel (no access: `forbidden`; signed out). */
   onRefused?: (reason: string) => void;
+  /**
+   * The server closed the channel `access-changed` (the user's rights in it changed): it is
+   * authenticated again at once, and `onSynced` follows once it is synced again.
+   */
+  onAccessChanged?: () => void;
+  /** The channel is no longer connected (the socket closed, or the server closed it otherwise). */
+  onDisconnected?: () => void;
 };
 
 /** Listen to a content-less channel; returns the unsubscribe. */
 export function subscribeChannel(name: string, handlers: ChannelHandlers): () => void {
-  const provider = new HocuspocusProvider({
+  let destroyed = false;
+  const provider: HocuspocusProvider = new HocuspocusProvider({
     name,
     websocketProvider: liveSocket(),
     // A channel has no shared state: no awareness traffic.
@@ -110,9 +126,29 @@ export function subscribeChannel(name: string, handlers: ChannelHandlers): () =>
       if (isSignedOut(reason)) sessionEnded();
       handlers.onRefused?.(reason);
     },
+    // The server's close of this channel (a close message), and the socket's own closes.
+    onClose: ({ event }) => {
+      if (destroyed) return;
+      if (event.reason === LIVE_CLOSE.accessChanged.reason) {
+        handlers.onAccessChanged?.();
+        // Same socket: authenticate again and get the new scope, as documents do (openDocument).
+        queueMicrotask(() => {
+          if (!destroyed && socket?.status === "connected") void provider.onOpen(new Event("open"));
+        });
+        return;
+      }
+      if (event.reason === LIVE_CLOSE.forbidden.reason) {
+        handlers.onRefused?.(event.reason);
+        return;
+      }
+      handlers.onDisconnected?.();
+    },
   });
   provider.attach();
-  return () => provider.destroy();
+  return () => {
+    destroyed = true;
+    provider.destroy();
+  };
 }
 
 /** A screen's reader of a shared channel: every event (after the owning store applied it), and each (re)sync. */
@@ -128,9 +164,16 @@ export type SharedChannelStore = {
   apply: (event: DomainEvent) => void;
   /** Reload what the store holds after a (re)connection (events sent while offline are not replayed). */
   catchUp: () => Promise<void>;
+  /** The user's rights in the channel changed (`access-changed`): the next catch-up follows them. */
+  accessChanged?: () => void;
+  /** The server refused or closed the channel (`forbidden`: no access any more). */
+  refused?: (reason: string) => void;
 };
 
 type SharedChannel = { count: number; listeners: Set<ChannelListener>; stop: () => void };
+
+/** A failed catch-up is tried again after these delays (the last one repeats), while the channel is watched. */
+const RETRY_DELAYS_MS = [2_000, 5_000, 10_000, 30_000];
 
 /** One subscription per channel name, shared by every screen that watches it. */
 const sharedChannels = new Map<string, SharedChannel>();
@@ -141,12 +184,23 @@ const sharedChannels = new Map<string, SharedChannel>();
  * the last watcher; returns the unwatch. The first watcher's `store` serves the subscription.
  * On every (re)connection the listeners hear `onSynced`, then the store catches up, and events
  * arriving meanwhile are held until it is done (LiveChannelSync); each event reaches the store
- * first, then every listener.
+ * first, then every listener. `channelStates[name]` says where the channel stands; a failed
+ * catch-up leaves it `behind` and is tried again after a while (and at every reconnection).
  */
 export function watchSharedChannel(name: string, store: SharedChannelStore, listener?: ChannelListener): () => void {
   let channel = sharedChannels.get(name);
   if (!channel) {
     const listeners = new Set<ChannelListener>();
+    let retry: ReturnType<typeof setTimeout> | null = null;
+    let failures = 0;
+    let stopped = false;
+    const status = (next: ChannelStatus) => {
+      if (!stopped) channelStates[name] = next;
+    };
+    const cancelRetry = () => {
+      if (retry) clearTimeout(retry);
+      retry = null;
+    };
     const sync = new LiveChannelSync({
       apply: (event) => {
         store.apply(event);
@@ -156,15 +210,58 @@ export function watchSharedChannel(name: string, store: SharedChannelStore, list
         for (const l of listeners) l.onSynced?.();
         await store.catchUp();
       },
+      onState: (state) => {
+        if (state === "catching-up") {
+          status("catching-up");
+          return;
+        }
+        // Closed or refused while it ran: that says more than the catch-up's end.
+        if (channelStates[name] !== "catching-up") return;
+        if (state === "caught-up") {
+          failures = 0;
+          status("live");
+          return;
+        }
+        status("behind");
+        cancelRetry();
+        const delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)] as number;
+        failures += 1;
+        retry = setTimeout(() => {
+          retry = null;
+          // Offline: the reconnection catches up anyway.
+          if (!stopped && socket?.status === "connected") void sync.synced();
+        }, delay);
+      },
     });
+    status("connecting");
     const unsubscribe = subscribeChannel(name, {
       onEvent: (event) => sync.event(event),
-      onSynced: () => void sync.synced(),
+      onSynced: () => {
+        cancelRetry();
+        // Also when a catch-up is running: it runs once more, and its end says where we stand.
+        status("catching-up");
+        void sync.synced();
+      },
+      onAccessChanged: () => {
+        status("connecting");
+        store.accessChanged?.();
+      },
+      onRefused: (reason) => {
+        cancelRetry();
+        status("refused");
+        store.refused?.(reason);
+      },
+      onDisconnected: () => {
+        if (channelStates[name] !== "refused") status("connecting");
+      },
     });
     channel = {
       count: 0,
       listeners,
       stop: () => {
+        stopped = true;
+        cancelRetry();
+        delete channelStates[name];
         sync.stop();
         unsubscribe();
       },

@@ -16,8 +16,10 @@ import { ref, useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
 import { isOwnClientMutation, mutationHeaders, newClientMutationId } from "../lib/client-mutations";
 import { localDb } from "../lib/local-db/database";
+import { forgetProjectLists } from "../lib/local-db/meta";
 import {
   bindWorkItemCache,
+  forgetStoredProject,
   noteWorkItemChange,
   noteWorkItemSettled,
   readStoredProject,
@@ -33,6 +35,7 @@ import { workItemCreateEntry, workItemUpdateEntry } from "../lib/offline/work-it
 import { defineStore, onStoresReset } from "../lib/store";
 import { yieldToBrowser } from "../lib/yield";
 import { prefetchProjectMeta, projectMeta } from "./project-meta";
+import { session } from "./session";
 
 /** A work item as the API presents it (live-server/src/routes/issues/query.ts). */
 export type WorkItem = {
@@ -111,6 +114,12 @@ type Cache = {
   byId: Map<string, WorkItem>;
   /** Highest updated_at seen per project: the delta refresh asks for what changed after it. */
   since: Map<string, string>;
+  /**
+   * The sync list's scope each project's items were fetched under (`all`, or `own` for a
+   * restricted guest; null: unknown). A delta answering another scope means the user's rights
+   * changed: the project is synced again in full (see refreshProject).
+   */
+  scope: Map<string, string | null>;
 };
 
 export const workItems = defineStore(() => ({
@@ -120,7 +129,7 @@ export const workItems = defineStore(() => ({
   globalVersion: 0,
   status: {} as Record<string, LoadStatus>,
   /** ref(): valtio must not proxy these Maps (they hold every item). */
-  cache: ref({ byProject: new Map(), byId: new Map(), since: new Map() } as Cache),
+  cache: ref({ byProject: new Map(), byId: new Map(), since: new Map(), scope: new Map() } as Cache),
 }));
 
 const base = (slug: string, projectId: string) => `/api/workspaces/${slug}/projects/${projectId}`;
@@ -294,17 +303,26 @@ const unionMemo = new Map<string, { version: number; items: WorkItem[] }>();
 
 // ───────────── loading ─────────────
 
-type SyncPage = { results: WorkItem[]; count: number; next_cursor: string | null; next_page_results: boolean };
+type SyncPage = {
+  results: WorkItem[];
+  count: number;
+  next_cursor: string | null;
+  next_page_results: boolean;
+  /** Whose items the list holds: `all`, or `own` for a restricted guest (live-server routes/issues). */
+  scope?: string;
+};
+
+/** A sync list read in full: its items and the scope its pages said (null when they differed). */
+type Synced = { items: WorkItem[]; scope: string | null | undefined };
+
+const mergeScope = (a: string | null | undefined, b: string | null | undefined) =>
+  a === undefined ? b : b === undefined || a === b ? a : null;
 
 const SYNC_PAGE = SYNC_PAGE_SIZE;
 
-async function fetchSyncOf(
-  slug: string,
-  projectId: string,
-  type: "issues" | "epics",
-  since?: string,
-): Promise<WorkItem[]> {
+async function fetchSyncOf(slug: string, projectId: string, type: "issues" | "epics", since?: string): Promise<Synced> {
   const out: WorkItem[] = [];
+  let scope: string | null | undefined;
   let cursor: string | null = null;
   do {
     const searchParams: Record<string, string> = { per_page: String(SYNC_PAGE) };
@@ -312,9 +330,10 @@ async function fetchSyncOf(
     if (since) searchParams.updated_at__gt = since;
     const page: SyncPage = await api.get(`${base(slug, projectId)}/v2/${type}/`, { searchParams }).json<SyncPage>();
     out.push(...page.results);
+    scope = mergeScope(scope, page.scope);
     cursor = page.next_page_results ? page.next_cursor : null;
   } while (cursor);
-  return out;
+  return { items: out, scope };
 }
 
 /**
@@ -325,12 +344,13 @@ async function fetchSyncOf(
  */
 const withEpics = new Set<string>();
 
-async function fetchSync(slug: string, projectId: string, since?: string): Promise<WorkItem[]> {
+async function fetchSync(slug: string, projectId: string, since?: string): Promise<Synced> {
   const [items, epics] = await Promise.all([
     fetchSyncOf(slug, projectId, "issues", since),
-    withEpics.has(projectId) ? fetchSyncOf(slug, projectId, "epics", since) : Promise.resolve([]),
+    withEpics.has(projectId) ? fetchSyncOf(slug, projectId, "epics", since) : Promise.resolve(undefined),
   ]);
-  return epics.length ? [...items, ...epics] : items;
+  if (!epics) return items;
+  return { items: [...items.items, ...epics.items], scope: mergeScope(items.scope, epics.scope) };
 }
 
 const epicsLoading = new Map<string, Promise<void>>();
@@ -352,7 +372,7 @@ export function loadProjectEpics(slug: string, projectId: string): Promise<void>
   const before = loading.get(projectId)?.catch(() => undefined) ?? Promise.resolve();
   const promise = before
     .then(() => fetchSyncOf(slug, projectId, "epics"))
-    .then((epics) => {
+    .then(({ items: epics }) => {
       withEpics.add(projectId);
       // The delta refresh's mark stays the work items' own: newer epics must not move it past a
       // work item changed meanwhile (the next refresh reads epics from that mark too).
@@ -391,7 +411,8 @@ onStoresReset(() => prefetched.clear());
  * Load every work item of a project once (later calls refresh instead). With the local database,
  * a complete stored copy fills the cache at once (the board paints from it) and the delta call
  * catches up behind it; otherwise the sync list is read in full, each page stored as it arrives
- * (an interrupted sync resumes from the stored part next time). `force` starts over from the server.
+ * (an interrupted sync resumes from the stored part next time). `force` starts over from the
+ * server (the board keeps showing what it holds until the new list replaces it).
  */
 export function loadProjectWorkItems(slug: string, projectId: string, options: { force?: boolean } = {}) {
   const running = loading.get(projectId);
@@ -399,15 +420,19 @@ export function loadProjectWorkItems(slug: string, projectId: string, options: {
   if (workItems.status[projectId] === "ready" && !options.force) return refreshProject(slug, projectId);
   if (workItems.status[projectId] !== "ready") workItems.status[projectId] = "loading";
   localDb.projects[projectId] = "loading";
+  const generation = generationOf(projectId);
   let fromLocalCopy = false;
   const promise = loadProject(slug, projectId, options.force === true)
     .then((local) => {
+      // The project was forgotten while it loaded (its rights were lost): leave it forgotten.
+      if (generationOf(projectId) !== generation) return;
       fromLocalCopy = local;
       workItems.status[projectId] = "ready";
       localDb.projects[projectId] = "ready";
       bump([projectId]);
     })
     .catch((error: unknown) => {
+      if (generationOf(projectId) !== generation) return;
       if (workItems.status[projectId] !== "ready") workItems.status[projectId] = "error";
       localDb.projects[projectId] = "error";
       throw error;
@@ -424,14 +449,18 @@ export function loadProjectWorkItems(slug: string, projectId: string, options: {
 
 /** Fill the cache from the local copy or a full sync; true when it came from the local copy. */
 async function loadProject(slug: string, projectId: string, force: boolean): Promise<boolean> {
+  const generation = generationOf(projectId);
   const ahead = prefetched.get(projectId);
   prefetched.delete(projectId);
   const stored = force ? null : await (ahead ?? readStoredProject(projectId));
+  if (generationOf(projectId) !== generation) return false;
   if (stored?.sync.complete) {
     performance.mark("tideline:work-items:local-copy-parsed");
     // Filling the cache and the board's first render each get a task of their own.
     await yieldToBrowser();
-    fillProject(projectId, stored.items, [], stored.sync.since);
+    if (generationOf(projectId) !== generation) return false;
+    // A copy of an older build says no scope: unknown, so the first delta syncs it again.
+    fillProject(projectId, stored.items, [], stored.sync.since, stored.sync.scope ?? null);
     trackProject(projectId);
     // Benchmarks read when the local copy was in the cache.
     performance.mark("tideline:work-items:hydrated");
@@ -444,9 +473,11 @@ async function loadProject(slug: string, projectId: string, force: boolean): Pro
   await startWindowClosed();
   const [synced, epics] = await Promise.all([
     syncProjectItems(projectId, syncSource(slug, projectId), stored),
-    withEpics.has(projectId) ? fetchSyncOf(slug, projectId, "epics") : Promise.resolve([]),
+    withEpics.has(projectId) ? fetchSyncOf(slug, projectId, "epics") : Promise.resolve(undefined),
   ]);
-  fillProject(projectId, synced.items, epics, synced.since);
+  if (generationOf(projectId) !== generation) return false;
+  const scope = epics ? mergeScope(synced.scope, epics.scope) : synced.scope;
+  fillProject(projectId, synced.items, epics?.items ?? [], synced.since, scope ?? null);
   return false;
 }
 
@@ -464,13 +495,15 @@ function syncSource(slug: string, projectId: string) {
 
 /**
  * Replace a project's items: `stored` are already in the local database (not written again),
- * `fresh` ones are. The delta mark is the work items' own (`since`), never moved by epics.
+ * `fresh` ones are. The delta mark is the work items' own (`since`), never moved by epics;
+ * `scope` is the sync list's scope they were fetched under.
  */
 function fillProject(
   projectId: string,
   stored: readonly WorkItem[],
   fresh: readonly WorkItem[],
   since: string | null,
+  scope: string | null,
 ): void {
   const map = projectMap(projectId);
   // A change made while loading (e.g. on the first-paint page, or a quick add) stays until its answer.
@@ -482,15 +515,25 @@ function fillProject(
   for (const item of held) put(item);
   if (since) workItems.cache.since.set(projectId, since);
   else workItems.cache.since.delete(projectId);
+  workItems.cache.scope.set(projectId, scope);
 }
 
-/** Fetch what changed since the newest item we hold, and what was deleted since. */
-export function refreshProject(slug: string, projectId: string): Promise<void> {
+/**
+ * Fetch what changed since the newest item we hold, and what was deleted since. When the delta
+ * answers another scope than the one the items were fetched under (the user's rights changed:
+ * items left or entered their view, which a delta can't say), the project is synced again in
+ * full; a user now restricted to their own items stops seeing the others' at once. `full` syncs
+ * again in full in any case (the live channel said the user's access changed).
+ */
+export function refreshProject(slug: string, projectId: string, options: { full?: boolean } = {}): Promise<void> {
   const running = loading.get(projectId);
-  if (running) return running;
+  if (running) return options.full ? running.then(() => resyncProject(slug, projectId)) : running;
   if (workItems.status[projectId] !== "ready") return loadProjectWorkItems(slug, projectId);
+  if (options.full) return resyncProject(slug, projectId);
   const since = workItems.cache.since.get(projectId);
+  const generation = generationOf(projectId);
   localDb.projects[projectId] = "syncing";
+  let rightsChanged = false;
   const promise = Promise.all([
     fetchSync(slug, projectId, since),
     since
@@ -499,7 +542,14 @@ export function refreshProject(slug: string, projectId: string): Promise<void> {
           .json<string[]>()
       : Promise.resolve([] as string[]),
   ])
-    .then(([changed, deleted]) => {
+    .then(([{ items: changed, scope }, deleted]) => {
+      if (generationOf(projectId) !== generation) return;
+      if (scope !== undefined && scope !== workItems.cache.scope.get(projectId)) {
+        rightsChanged = true;
+        // Now limited to their own items: the others go at once, before the new list is in.
+        if (scope === "own") dropOthersItems(projectId);
+        return;
+      }
       let touched = false;
       for (const item of changed) {
         if (pending.has(item.id) || item.is_draft) continue;
@@ -519,9 +569,54 @@ export function refreshProject(slug: string, projectId: string): Promise<void> {
       localDb.projects[projectId] = "error";
       throw error;
     })
-    .finally(() => loading.delete(projectId));
+    .finally(() => loading.delete(projectId))
+    .then(() => (rightsChanged ? resyncProject(slug, projectId) : undefined));
   loading.set(projectId, promise);
   return promise;
+}
+
+/** The project's items synced again in full (the user's rights changed), replacing what the cache and the copy hold. */
+function resyncProject(slug: string, projectId: string): Promise<void> {
+  if (workItems.status[projectId] !== "ready") return loadProjectWorkItems(slug, projectId);
+  return loadProjectWorkItems(slug, projectId, { force: true });
+}
+
+/** Drop, from the cache and the copy, every item of the project the signed-in user did not create. */
+function dropOthersItems(projectId: string): void {
+  const userId = session.user?.id;
+  if (!userId) return;
+  let touched = false;
+  for (const item of getProjectWorkItems(projectId)) {
+    if (item.created_by !== userId && !pending.has(item.id) && !isTempWorkItem(item.id) && drop(item.id))
+      touched = true;
+  }
+  if (touched) bump([projectId]);
+}
+
+/** Generation of a project's cache: bumped when it is forgotten, so loads begun before leave it empty. */
+const generations = new Map<string, number>();
+const generationOf = (projectId: string) => generations.get(projectId) ?? 0;
+
+/**
+ * The user may no longer see this project (removed from it, the project deleted, or the live
+ * channel refused): drop its items from the cache and its whole local copy (items, snapshot,
+ * sync record and metadata lists). Loads and refreshes under way leave it empty; the next load
+ * starts from the server. Resolves when the copy is gone.
+ */
+export async function forgetProject(projectId: string): Promise<void> {
+  generations.set(projectId, generationOf(projectId) + 1);
+  const map = workItems.cache.byProject.get(projectId);
+  if (map) for (const id of map.keys()) workItems.cache.byId.delete(id);
+  workItems.cache.byProject.delete(projectId);
+  workItems.cache.since.delete(projectId);
+  workItems.cache.scope.delete(projectId);
+  withEpics.delete(projectId);
+  prefetched.delete(projectId);
+  loading.delete(projectId);
+  delete workItems.status[projectId];
+  delete localDb.projects[projectId];
+  bump([projectId]);
+  await Promise.all([forgetStoredProject(projectId), forgetProjectLists(projectId)]);
 }
 
 /**
@@ -552,6 +647,7 @@ bindWorkItemCache({
   get: (id) => workItems.cache.byId.get(id),
   isPending: (id) => pending.has(id),
   since: (projectId) => workItems.cache.since.get(projectId),
+  scope: (projectId) => workItems.cache.scope.get(projectId),
   items: (projectId) => getProjectWorkItems(projectId).filter((i) => !isTempWorkItem(i.id)),
 });
 

@@ -8,11 +8,12 @@ import type { WorkItem } from "../../stores/work-items";
 import { resetAllStores } from "../store";
 import { localDatabase, localDb, resetLocalDatabaseForTests } from "./database";
 import { setLocalDbEnabled } from "./flag";
-import { loadWithLocalCopy, readProjectLists, writeListsThrough } from "./meta";
+import { forgetProjectLists, loadWithLocalCopy, readProjectLists, storeProjectLists, writeListsThrough } from "./meta";
 import { databaseName, LOCAL_DB_VERSION, type ProjectSyncRecord, syncKey } from "./schema";
 import {
   bindWorkItemCache,
   flushLocalWrites,
+  forgetStoredProject,
   noteWorkItemChange,
   noteWorkItemSettled,
   readStoredProject,
@@ -72,7 +73,10 @@ function item(n: number, overrides: Partial<WorkItem> = {}): WorkItem {
  * The v2 sync list over an in-memory project, as the server pages it: oldest change first, 500
  * per page, the cursor naming the last item of the page. `failAt` makes that page's call fail.
  */
-function serverOf(items: WorkItem[], options: { failAt?: number; deleted?: string[] } = {}) {
+function serverOf(
+  items: WorkItem[],
+  options: { failAt?: number; deleted?: string[]; scope?: (call: number) => string | undefined } = {},
+) {
   const calls = { pages: [] as (string | null)[], deletedSince: [] as string[] };
   const source: SyncSource = {
     async page(cursor) {
@@ -83,7 +87,13 @@ function serverOf(items: WorkItem[], options: { failAt?: number; deleted?: strin
       const results = sorted.slice(start, start + 500);
       const last = results.at(-1);
       const more = start + 500 < sorted.length;
-      return { results, next_cursor: more && last ? `${last.updated_at}|${last.id}` : null, next_page_results: more };
+      const scope = options.scope?.(calls.pages.length);
+      return {
+        results,
+        next_cursor: more && last ? `${last.updated_at}|${last.id}` : null,
+        next_page_results: more,
+        ...(scope !== undefined ? { scope } : {}),
+      };
     },
     async deletedSince(since) {
       calls.deletedSince.push(since);
@@ -94,7 +104,7 @@ function serverOf(items: WorkItem[], options: { failAt?: number; deleted?: strin
 }
 
 /** The in-memory cache the write-through reads (work-items.ts binds the real one). */
-function cacheOf(items: WorkItem[]) {
+function cacheOf(items: WorkItem[], scope: string | null = "all") {
   const byId = new Map(items.map((i) => [i.id, i]));
   const pending = new Set<string>();
   let since: string | undefined = items
@@ -105,6 +115,7 @@ function cacheOf(items: WorkItem[]) {
     get: (id) => byId.get(id),
     isPending: (id) => pending.has(id),
     since: () => since,
+    scope: () => scope,
     items: () => [...byId.values()],
   });
   return {
@@ -366,6 +377,90 @@ describe("write-through of the cache's changes", () => {
     await flushLocalWrites();
     const db = await localDatabase();
     expect(await db?.count("issues")).toBe(0);
+  });
+});
+
+describe("rights: the copy follows the sync list's scope", () => {
+  it("records the pages' scope with the copy; pages of different scopes record it as unknown", async () => {
+    await syncAndStore(PROJECT, serverOf(many(3), { scope: () => "own" }).source, null);
+    expect((await readStoredProject(PROJECT))?.sync.scope).toBe("own");
+    // The rights changed between two pages: the copy's scope is not known.
+    await syncAndStore(PROJECT, serverOf(many(700), { scope: (call) => (call === 1 ? "all" : "own") }).source, null);
+    const mixed = await readStoredProject(PROJECT);
+    expect(mixed?.sync.complete).toBe(true);
+    expect(mixed?.sync.scope).toBeNull();
+  });
+
+  it("an interrupted copy of another scope is not resumed: it starts over and keeps nothing of the old part", async () => {
+    const all = many(1200);
+    // Page 2 fails: page 1 (500 items) is stored under scope "all".
+    await expect(
+      syncAndStore(PROJECT, serverOf(all, { failAt: 2, scope: () => "all" }).source, null),
+    ).rejects.toThrow();
+    const partial = await readStoredProject(PROJECT);
+    expect(partial?.items).toHaveLength(500);
+    expect(partial?.sync.scope).toBe("all");
+    // Now a restricted guest: the list holds their 2 items only.
+    const own = [item(7), item(900)];
+    const { source, calls } = serverOf(own, { scope: () => "own" });
+    const synced = await syncAndStore(PROJECT, source, partial);
+    expect(synced.items.map((i) => i.id).sort()).toEqual(["i00007", "i00900"]);
+    expect(calls.pages[0]).toBe(partial?.sync.cursor);
+    expect(calls.pages[1]).toBeNull();
+    expect(calls.deletedSince).toEqual([]);
+    const stored = await readStoredProject(PROJECT);
+    expect(stored?.items.map((i) => i.id).sort()).toEqual(["i00007", "i00900"]);
+    expect(stored?.sync).toMatchObject({ complete: true, scope: "own" });
+  });
+
+  it("the write-through keeps the scope the cache's items were synced under", async () => {
+    await syncAndStore(PROJECT, serverOf(many(5), { scope: () => "all" }).source, null);
+    const cache = cacheOf(many(5), "own");
+    cache.drop("i00002");
+    await flushLocalWrites();
+    expect((await readStoredProject(PROJECT))?.sync.scope).toBe("own");
+  });
+
+  it("forgetting a project drops its items, snapshot, sync record and lists; another project's copy stays", async () => {
+    await syncAndStore(PROJECT, serverOf(many(5)).source, null);
+    await syncAndStore("p2", serverOf([item(50, { project_id: "p2" })]).source, null);
+    await storeProjectLists(PROJECT, { states: [{ id: "s1", name: "Todo" } as ProjectState] });
+    const cache = cacheOf(many(5));
+    cache.put(item(3, { name: "Changed before the loss", updated_at: "2026-02-01T00:00:00.000Z" }));
+    // Queued, not yet written: it must not be written after the project is forgotten.
+    await forgetStoredProject(PROJECT);
+    await forgetProjectLists(PROJECT);
+    await flushLocalWrites();
+    await writeSnapshots();
+    expect(await readStoredProject(PROJECT)).toBeNull();
+    const db = await localDatabase();
+    expect(await db?.getAllKeysFromIndex("issues", "project_id", PROJECT)).toEqual([]);
+    expect(await db?.get("snapshots", PROJECT)).toBeUndefined();
+    expect(await readProjectLists(PROJECT, ["states"])).toBeNull();
+    expect(await db?.count("states")).toBe(0);
+    expect((await readStoredProject("p2"))?.items).toHaveLength(1);
+  });
+
+  it("a sync under way when the project is forgotten stores nothing more of it", async () => {
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { source } = serverOf(many(1200));
+    const slow: SyncSource = {
+      page: async (cursor) => {
+        if (cursor) await gate;
+        return source.page(cursor);
+      },
+      deletedSince: source.deletedSince,
+    };
+    const syncing = syncAndStore(PROJECT, slow, null);
+    await vi.waitFor(async () => expect((await readStoredProject(PROJECT))?.items.length).toBe(500));
+    await forgetStoredProject(PROJECT);
+    release();
+    await syncing;
+    expect(await readStoredProject(PROJECT)).toBeNull();
+    expect(await (await localDatabase())?.getAllKeysFromIndex("issues", "project_id", PROJECT)).toEqual([]);
   });
 });
 

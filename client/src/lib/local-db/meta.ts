@@ -8,7 +8,7 @@ import type { IDBPDatabase } from "idb";
 import { getVersion, subscribe } from "valtio/vanilla";
 import { abort, type LocalDb, localDatabase, localFailure } from "./database";
 import { takePreloadedLists } from "./preload";
-import type { MetaRowTypes, MetaStoreName } from "./schema";
+import { META_STORES, type MetaRowTypes, type MetaStoreName } from "./schema";
 
 export type MetaLists<N extends MetaStoreName> = { [K in N]: MetaRowTypes[K][] };
 
@@ -70,6 +70,32 @@ export async function readProjectLists<N extends MetaStoreName>(
   }
 }
 
+/** When each project's lists were dropped (rights lost): a load begun before that stores nothing. */
+const forgottenAt = new Map<string, number>();
+
+/**
+ * Drop every stored list of a project and the marks saying they were stored (the user may no
+ * longer see the project). A load of its lists already under way does not store them again.
+ */
+export async function forgetProjectLists(projectId: string): Promise<void> {
+  forgottenAt.set(projectId, performance.now());
+  const db = await localDatabase();
+  if (!db) return;
+  const stores = META_STORES;
+  const tx = untyped(db).transaction([...stores, "options"], "readwrite", { durability: "relaxed" });
+  try {
+    for (const name of stores) {
+      const store = tx.objectStore(name);
+      for (const key of await store.index("project_id").getAllKeys(projectId)) void store.delete(key);
+      void tx.objectStore("options").delete(storedKey(name, projectId));
+    }
+    await tx.done;
+  } catch {
+    abort(tx);
+    localFailure();
+  }
+}
+
 /** Replace the project's stored lists with the server's, in one transaction. */
 export async function storeProjectLists<N extends MetaStoreName>(
   projectId: string,
@@ -112,6 +138,7 @@ export function loadWithLocalCopy<N extends MetaStoreName>(
   readCopy: boolean | Promise<MetaLists<N> | null> = true,
 ): Promise<void> {
   let answered = false;
+  const started = performance.now();
   const copy =
     readCopy === true ? readProjectLists(projectId, stores) : readCopy === false ? Promise.resolve(null) : readCopy;
   const local = copy.then((lists) => {
@@ -126,7 +153,8 @@ export function loadWithLocalCopy<N extends MetaStoreName>(
       // which IndexedDB cannot clone.
       const copy = structuredClone(lists);
       apply(lists);
-      void storeProjectLists(projectId, copy);
+      // Not when the project's copy was dropped while this load ran (its rights were lost).
+      if ((forgottenAt.get(projectId) ?? -1) < started) void storeProjectLists(projectId, copy);
     },
     async (error: unknown) => {
       if (!(await local)) throw error;

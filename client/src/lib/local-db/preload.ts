@@ -12,6 +12,8 @@ import { databaseName, LOCAL_DB_VERSION, type MetaStoreName, PRELOAD_GLOBAL, typ
 type Preload = { projectId: string; copy: Promise<PreloadedCopy | null> };
 
 const taken = new Set<string>();
+/** Projects whose copy was dropped (rights lost): what the preload read of them is never used. */
+const forgotten = new Set<string>();
 
 function preloadFor(projectId: string): Preload | null {
   const preload = (globalThis as Record<string, unknown>)[PRELOAD_GLOBAL] as Preload | undefined;
@@ -20,7 +22,7 @@ function preloadFor(projectId: string): Preload | null {
 
 async function usableCopy(projectId: string, part: string): Promise<PreloadedCopy | null> {
   const preload = preloadFor(projectId);
-  if (!preload || taken.has(part)) return null;
+  if (!preload || taken.has(part) || forgotten.has(projectId)) return null;
   taken.add(part);
   const copy = await preload.copy;
   const userId = session.user?.id;
@@ -47,9 +49,15 @@ export async function takePreloadedLists(
   return copy.lists;
 }
 
+/** The project's copy was dropped: its preloaded parts, if still untaken, are stale. */
+export function forgetPreloaded(projectId: string): void {
+  forgotten.add(projectId);
+}
+
 /** For tests: forget what was taken. */
 export function resetPreloadForTests(): void {
   taken.clear();
+  forgotten.clear();
 }
 
 /**
@@ -58,7 +66,7 @@ export function resetPreloadForTests(): void {
  */
 export async function preloadHasLists(projectId: string, stores: readonly MetaStoreName[]): Promise<boolean> {
   const preload = preloadFor(projectId);
-  if (!preload) return false;
+  if (!preload || forgotten.has(projectId)) return false;
   const copy = await preload.copy;
   return Boolean(copy) && stores.every((s) => copy?.lists[s]);
 }

@@ -29,6 +29,13 @@ export type ProjectSyncRecord = {
   syncedAt: string;
   /** Grows whenever the project's rows in `issues` change: a snapshot of another stamp is stale. */
   stamp: number;
+  /**
+   * The server's `scope` for the rows (v2 sync list: `all`, or `own` for a restricted guest); the
+   * copy was made under it. Another scope in a later answer means the user's rights changed:
+   * the copy is synced again in full. Missing (a copy of an older build) or null (pages of
+   * different scopes) counts as unknown, which also syncs again.
+   */
+  scope?: string | null;
 };
 
 /**

@@ -8,14 +8,20 @@ import type { WorkItem } from "../../stores/work-items";
 import { onStoresReset } from "../store";
 import { yieldToBrowser } from "../yield";
 import { abort, type LocalDb, localDatabase, localFailure } from "./database";
-import { takePreloadedItems } from "./preload";
+import { forgetPreloaded, takePreloadedItems } from "./preload";
 import { type LocalSchema, type ProjectSnapshot, type ProjectSyncRecord, syncKey } from "./schema";
 
 /** calls-errors-sync §9: sync pages of 500, inserted in batches of 50. */
 export const SYNC_PAGE_SIZE = 500;
 export const WRITE_BATCH_SIZE = 50;
 
-export type SyncPage = { results: WorkItem[]; next_cursor: string | null; next_page_results: boolean };
+export type SyncPage = {
+  results: WorkItem[];
+  next_cursor: string | null;
+  next_page_results: boolean;
+  /** Whose items the list holds (`all`, or `own` for a restricted guest); absent from older servers. */
+  scope?: string;
+};
 
 /** The server side of a sync: the v2 list's pages (oldest change first) and the deleted ids. */
 export type SyncSource = {
@@ -100,18 +106,21 @@ const newer = (a: string | null, b: string) => (a && a >= b ? a : b);
  * what was deleted on the server since the stored part. Resolves to every item of the project
  * and the delta mark (the newest updated_at) as soon as they are fetched: the storing goes on
  * behind, in order, on the writer's queue (`flushLocalWrites()` waits for it), and marks the copy
- * complete at the end. Without a database (flag off, failure) it only fetches.
+ * complete at the end. Without a database (flag off, failure) it only fetches. The pages' `scope`
+ * is recorded with the copy (null when they differ: the rights changed during the sync); an
+ * interrupted copy of another scope is not resumed but started over.
  */
 export async function syncProjectItems(
   projectId: string,
   source: SyncSource,
   resume: StoredProject | null,
-): Promise<{ items: WorkItem[]; since: string | null }> {
+): Promise<{ items: WorkItem[]; since: string | null; scope: string | null | undefined }> {
   // Until the stored copy is complete, the project's changes wait (see noteWorkItemChange).
   tracked.delete(projectId);
+  const generation = generationOf(projectId);
   const db = await localDatabase();
   if (db) storing.add(projectId);
-  const resuming = resume && !resume.sync.complete && resume.sync.cursor ? resume : null;
+  let resuming = resume && !resume.sync.complete && resume.sync.cursor ? resume : null;
   const byId = new Map<string, WorkItem>(resuming ? resuming.items.map((i) => [i.id, i]) : []);
   let cursor = resuming?.sync.cursor ?? null;
   let since = resuming?.sync.since ?? null;
@@ -120,7 +129,8 @@ export async function syncProjectItems(
   const store = (write: (db: LocalDb) => Promise<void>) => {
     if (!db) return;
     flushing = flushing.then(async () => {
-      if (!stored) return;
+      // The project was forgotten meanwhile (its rights were lost): nothing of it is stored again.
+      if (!stored || generationOf(projectId) !== generation) return;
       try {
         await write(db);
       } catch {
@@ -145,10 +155,30 @@ export async function syncProjectItems(
       });
   }
 
-  async function fetchAll(): Promise<{ items: WorkItem[]; since: string | null }> {
+  async function fetchAll(): Promise<{ items: WorkItem[]; since: string | null; scope: string | null | undefined }> {
     let next = source.page(cursor);
+    let first = true;
+    // undefined until a page says its scope (older servers never do).
+    let scope: string | null | undefined = resuming ? resuming.sync.scope : undefined;
     for (;;) {
       const page = await next;
+      if (first && resuming && page.scope !== undefined && page.scope !== resuming.sync.scope) {
+        // The stored part was fetched under other rights: it may hold items no longer visible
+        // (or miss some that now are). Start over.
+        resuming = null;
+        byId.clear();
+        cursor = null;
+        since = null;
+        scope = undefined;
+        store(async (d) => {
+          stamp = await clearProjectItems(d, projectId);
+        });
+        next = source.page(null);
+        first = false;
+        continue;
+      }
+      first = false;
+      if (page.scope !== undefined) scope = scope === undefined || scope === page.scope ? page.scope : null;
       const items = page.results.filter((i) => !i.is_draft);
       for (const item of items) {
         byId.set(item.id, item);
@@ -156,7 +186,7 @@ export async function syncProjectItems(
       }
       cursor = page.next_page_results ? page.next_cursor : null;
       if (cursor) next = source.page(cursor);
-      const record = { complete: false, since, cursor, syncedAt: new Date().toISOString() };
+      const record = { complete: false, since, cursor, syncedAt: new Date().toISOString(), scope };
       store((d) => storeSyncPage(d, projectId, items, { ...record, stamp }));
       if (!cursor) break;
     }
@@ -175,6 +205,7 @@ export async function syncProjectItems(
         cursor: null,
         syncedAt: new Date().toISOString(),
         stamp,
+        scope,
       };
       await inTransaction(d, ["issues", "snapshots", "options"], (tx) => {
         for (const id of deleted) void tx.objectStore("issues").delete(id);
@@ -194,7 +225,7 @@ export async function syncProjectItems(
       }
       held.delete(projectId);
     });
-    return { items, since };
+    return { items, since, scope };
   }
 }
 
@@ -262,6 +293,8 @@ export type WorkItemCacheReader = {
   /** An item with a request in flight is written once it settles (the copy holds only what the server has). */
   isPending(id: string): boolean;
   since(projectId: string): string | undefined;
+  /** The scope the cache's items of the project were synced under (undefined: not known to the cache). */
+  scope(projectId: string): string | null | undefined;
   /** The project's items as the cache holds them (placeholders of unsent creations left out). */
   items(projectId: string): readonly WorkItem[];
 };
@@ -368,7 +401,13 @@ async function write(entries: [string, string][]): Promise<void> {
         if (!row) continue;
         const record = row.value as ProjectSyncRecord;
         // The rows changed: the snapshot is stale until it is written again.
-        const next = { ...record, since: cache.since(projectId) ?? record.since, stamp: record.stamp + 1 };
+        const scope = cache.scope(projectId);
+        const next = {
+          ...record,
+          since: cache.since(projectId) ?? record.since,
+          stamp: record.stamp + 1,
+          ...(scope !== undefined ? { scope } : {}),
+        };
         void options.put({ key: row.key, value: next });
         writtenStamps.set(projectId, next.stamp);
       }
@@ -426,6 +465,45 @@ async function snapshotsNow(projectIds: string[]): Promise<void> {
   } catch {
     localFailure();
   }
+}
+
+// ───────────── rights lost ─────────────
+
+/** Bumped when a project's copy is dropped: writes of a sync or flush begun before it are not made. */
+const generations = new Map<string, number>();
+const generationOf = (projectId: string) => generations.get(projectId) ?? 0;
+
+/**
+ * Drop everything stored of a project — its items, snapshot and sync record, after whatever was
+ * queued before — because the user may no longer see it (removed from the project, the project
+ * gone). Nothing of it still waiting to be written is written, and a sync under way stores no more
+ * of it. Resolves when the copy is gone (or there was no database).
+ */
+export async function forgetStoredProject(projectId: string): Promise<void> {
+  generations.set(projectId, generationOf(projectId) + 1);
+  forgetPreloaded(projectId);
+  tracked.delete(projectId);
+  storing.delete(projectId);
+  held.delete(projectId);
+  for (const [id, project] of queued) if (project === projectId) queued.delete(id);
+  for (const [id, project] of deferred) if (project === projectId) deferred.delete(id);
+  snapshotsDue.delete(projectId);
+  writtenStamps.delete(projectId);
+  flushing = flushing.then(async () => {
+    const db = await localDatabase();
+    if (!db) return;
+    try {
+      await inTransaction(db, ["issues", "snapshots", "options"], async (tx) => {
+        const issues = tx.objectStore("issues");
+        for (const key of await issues.index("project_id").getAllKeys(projectId)) void issues.delete(key);
+        void tx.objectStore("snapshots").delete(projectId);
+        void tx.objectStore("options").delete(syncKey(projectId));
+      });
+    } catch {
+      localFailure();
+    }
+  });
+  await flushing;
 }
 
 onStoresReset(() => {

@@ -7,7 +7,7 @@
  * server. Each scope has its own view settings (stores/work-item-view, by view key). The peek
  * opens with ?peekId=. A cycle or module board can show a details panel at its right.
  */
-import { calendarDate, type DisplayFilters, ROLE } from "@tideline/shared";
+import { calendarDate, type DisplayFilters, projectChannelName, ROLE } from "@tideline/shared";
 import clsx from "clsx";
 import { FolderKanban, PanelRight, Plus, Settings, X } from "lucide-react";
 import {
@@ -460,7 +460,7 @@ export function WorkItemsBoard({
         {title}
       </h1>
       {ready ? <span className="wi-total">{shown.total}</span> : null}
-      {project && isMember ? <LiveIndicator /> : null}
+      {project && isMember ? <LiveIndicator channel={projectChannelName(projectId)} /> : null}
       <OutboxChip />
     </PageHeader>
   );
