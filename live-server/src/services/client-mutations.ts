@@ -4,18 +4,41 @@
  * again by the same user — a replayed outbox entry, a retry of a request that got no answer —
  * gets that answer back and changes nothing. Two copies racing each other: the second one's
  * insert waits on the primary key until the first commits, fails, rolls its own change back, and
- * answers the first one's stored result.
+ * answers the first one's stored result. An id longer than the limit is refused (400) before
+ * anything runs: dropped silently, the change would apply again on every replay.
  */
+import { CLIENT_MUTATION_HEADER } from "@tideline/shared";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Db, Tx } from "../db/client.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { clientMutations } from "../db/schema.ts";
 import { type EmitFn, type EventBus, eventOrigin, transactionWithEvents } from "../events/bus.ts";
-import { conflict } from "../http/errors.ts";
+import { badRequest, conflict } from "../http/errors.ts";
 
 /** How long an answer is kept: longer than any outbox waits offline in practice. */
 const KEPT_DAYS = 30;
+
+/** The longest client mutation id kept (events/bus.ts carries no longer one; the outbox sends UUIDs). */
+export const MAX_CLIENT_MUTATION_ID_LENGTH = 100;
+
+/**
+ * The request's client mutation id, or null without one. One that is too long to keep is the
+ * request's fault: 400 INVALID_CLIENT_MUTATION_ID, nothing stored or changed.
+ */
+function clientMutationIdOf(request: FastifyRequest): string | null {
+  const raw = request.headers[CLIENT_MUTATION_HEADER];
+  const value = Array.isArray(raw) ? raw.join(", ") : raw;
+  if (!value) return null;
+  if (value.length > MAX_CLIENT_MUTATION_ID_LENGTH) {
+    throw badRequest(
+      `The ${CLIENT_MUTATION_HEADER} header is ${value.length} characters long; at most ${MAX_CLIENT_MUTATION_ID_LENGTH} are allowed.`,
+      undefined,
+      "INVALID_CLIENT_MUTATION_ID",
+    );
+  }
+  return value;
+}
 
 export type MutationAnswer = { status: number; body: unknown };
 
@@ -48,9 +71,9 @@ export async function transactionOnce<T>(
   status: number,
   work: (tx: Tx, emit: EmitFn) => Promise<T>,
 ): Promise<MutationAnswer> {
+  const mutationId = clientMutationIdOf(request);
   const origin = eventOrigin(request);
   const userId = request.user?.id;
-  const mutationId = origin.clientMutationId;
   if (!userId || !mutationId) {
     return { status, body: await transactionWithEvents(db, events, origin, work) };
   }
