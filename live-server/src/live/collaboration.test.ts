@@ -12,7 +12,7 @@ import { client, createUser, postForm } from "../../test/harness.ts";
 import { pages, workspaceMembers } from "../db/schema.ts";
 import { anotherProject, createFixture, type Fixture } from "../routes/issues/test-support.ts";
 import { addMember } from "../routes/projects/test-support.ts";
-import { titleOf } from "./schema.ts";
+import { setTitle, titleOf } from "./schema.ts";
 import {
   appendParagraph,
   bodyText,
@@ -120,6 +120,12 @@ describe("one page, two clients", () => {
     const theirs = reference(s.url, f.w.member, page.id, here());
     await synced(theirs);
     await eventually(() => expect(titleOf(theirs.doc)).toBe("Before"));
+    setTitle(theirs.doc, "Typed there");
+    await synced(theirs);
+    await eventually(async () => {
+      const [row] = await s.db.select().from(pages).where(eq(pages.id, page.id));
+      expect(row?.name).toBe("Typed there");
+    });
     const res = await client(s.app, f.w.admin).patch(`${f.project.url}/pages/${page.id}/`, { name: "Renamed" });
     expect(res.statusCode, res.body).toBe(200);
     await eventually(() => expect(titleOf(theirs.doc)).toBe("Renamed"));

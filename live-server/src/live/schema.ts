@@ -83,13 +83,16 @@ export function nodeToHtml(node: PmNode): string {
 
 /**
  * A new document state holding `html`, stamped with a fresh generation (see DOCUMENT_META_MAP):
- * every build makes new Yjs items, so copies built apart must never be merged.
+ * every build makes new Yjs items, so copies built apart must never be merged. A page's state
+ * gets its `title` too (PAGE_TITLE_FIELD), in the same build: a page document carries its name
+ * from its first state on, so no client ever opens it untitled.
  */
-export function stateFromHtml(html: string): Uint8Array {
+export function stateFromHtml(html: string, title?: string): Uint8Array {
   const doc = new Y.Doc();
   try {
     const { prosemirrorJSONToYXmlFragment, schema } = editorKit();
     prosemirrorJSONToYXmlFragment(schema, nodeFromHtml(html).toJSON(), doc.getXmlFragment(DOCUMENT_FIELD));
+    if (title !== undefined) setTitle(doc, title);
     doc.getMap(DOCUMENT_META_MAP).set(DOCUMENT_GENERATION_KEY, randomUUID());
     return Y.encodeStateAsUpdate(doc);
   } finally {

@@ -83,7 +83,8 @@ export async function loadDocument(db: Db, ref: ContentRef): Promise<LoadedDocum
       // No state: either a document never opened live, or a REST write replaced the HTML (the
       // issues API clears the state). Log rows left over belong to the replaced state: drop them.
       await tx.delete(documentUpdates).where(eq(documentUpdates.documentName, name));
-      const state = stateFromHtml(row.descriptionHtml);
+      // A page's state carries its title from the start (schema.ts stateFromHtml).
+      const state = stateFromHtml(row.descriptionHtml, ref.kind === "page" ? row.name : undefined);
       const table = ref.kind === "issue" ? issues : pages;
       // updated_at stays: building the state changes nothing a user can see.
       await tx.update(table).set({ descriptionBinary: state, updatedAt: row.updatedAt }).where(eq(table.id, ref.id));

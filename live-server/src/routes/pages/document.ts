@@ -57,7 +57,7 @@ export async function currentPageState(db: DbOrTx, page: PageRow): Promise<Curre
   // Without a stored state, rows left in the log belong to a state that was replaced (the live
   // layer drops them when it builds one): they never apply to a state built from the HTML.
   if (page.descriptionBinary === null) {
-    return { state: stateFromHtml(page.descriptionHtml), updateIds: [], built: true };
+    return { state: stateFromHtml(page.descriptionHtml, page.name), updateIds: [], built: true };
   }
   const rows = await db
     .select({ id: documentUpdates.id, update: documentUpdates.update })
@@ -90,7 +90,10 @@ export async function readPageState(db: Db, page: PageRow): Promise<Uint8Array> 
       .orderBy(documentUpdates.id);
     const [fresh] = await db.select({ state: pages.descriptionBinary }).from(pages).where(eq(pages.id, page.id));
     if (!fresh) throw pageNotFound();
-    if (fresh.state !== null) return Y.mergeUpdates([fresh.state, ...rows.map((r) => r.update)]);
+    if (fresh.state !== null) {
+      const state = Y.mergeUpdates([fresh.state, ...rows.map((r) => r.update)]);
+      if (!lacksTitle(state)) return state;
+    }
   }
   return db.transaction(async (tx) => {
     const locked = await lockPageRow(tx, page.id);
@@ -102,9 +105,25 @@ export async function readPageState(db: Db, page: PageRow): Promise<Uint8Array> 
         .update(pages)
         .set({ descriptionBinary: current.state, updatedAt: locked.updatedAt })
         .where(eq(pages.id, page.id));
+      return current.state;
     }
-    return current.state;
+    // A state stored before pages kept their title: give it the name now, as a live load does
+    // (live/storage.ts), logged under the row lock so a load at the same time never adds a second.
+    const title = lacksTitle(current.state) ? titleUpdateFor(current.state, locked.name) : null;
+    if (!title) return current.state;
+    await tx.insert(documentUpdates).values({ documentName: pageDocumentName(page.id), update: title });
+    return Y.mergeUpdates([current.state, title]);
   });
+}
+
+/** True when a readable state has no title yet (a page stored before titles were kept). */
+function lacksTitle(state: Uint8Array): boolean {
+  try {
+    return titleOf(docFromState(state)) === null;
+  } catch {
+    // Unreadable: left as it is (a REST write refuses it with a 400).
+    return false;
+  }
 }
 
 function invalidDocument(error: ContentError) {

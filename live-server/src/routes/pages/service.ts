@@ -205,9 +205,9 @@ async function assertValidParent(tx: DbOrTx, access: ProjectAccess, parentId: st
   }
 }
 
-/** Body columns for a new page holding `html`: its Yjs state and what derives from it. */
-function bodyFromHtml(html: string) {
-  const state = stateFromHtml(html);
+/** Body columns for a new page named `name` holding `html`: its Yjs state (with the title) and what derives from it. */
+function bodyFromHtml(html: string, name: string) {
+  const state = stateFromHtml(html, name);
   const content = contentOfDoc(docFromState(state));
   return { descriptionBinary: state, descriptionHtml: content.html, descriptionStripped: content.stripped };
 }
@@ -225,7 +225,7 @@ export async function createPage(tx: Tx, emit: EmitFn, access: ProjectAccess, bo
       ownedById: userId,
       name: body.name ?? "",
       access: body.access ?? PAGE_ACCESS.public,
-      ...bodyFromHtml(body.description_html ?? "<p></p>"),
+      ...bodyFromHtml(body.description_html ?? "<p></p>", body.name ?? ""),
       logoProps: body.logo_props ?? {},
       color: body.color ?? "",
       viewProps: body.view_props ?? {},

@@ -8,8 +8,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { client, type TestApp } from "../../../test/harness.ts";
-import { documentUpdates } from "../../db/schema.ts";
-import { setTitle, titleOf } from "../../live/schema.ts";
+import { documentUpdates, pages } from "../../db/schema.ts";
+import { setTitle, stateFromHtml, titleOf } from "../../live/schema.ts";
 import {
   appendParagraph,
   createPage,
@@ -103,6 +103,53 @@ describe("description/ as JSON (the reference's save)", () => {
 });
 
 describe("the title in the document", () => {
+  it("is there from a new page's first stored state, named or not (the reference's editor opens it titled)", async () => {
+    const page = await createPage(t, w.member, p, { name: "Quarterly plan", description_html: "<p>Body</p>" });
+    // The very state stored at creation, before anything reads or loads it.
+    const stored = await pageRow(t, page.id);
+    expect(stored?.descriptionBinary).toBeTruthy();
+    const first = docOf(stored?.descriptionBinary ?? new Uint8Array());
+    expect(titleOf(first)).toBe("Quarterly plan");
+    expect(paragraphs(first)).toEqual(["Body"]);
+    expect(stored?.descriptionHtml).toBe("<p>Body</p>");
+    // What a client without a WebSocket gets (the reference's fallback) says it too.
+    expect(titleOf(docOf(await fetchState(t, w.member, pageUrl(p, page.id))))).toBe("Quarterly plan");
+    // A page created without a name has an (empty) title heading all the same.
+    const unnamed = await createPage(t, w.member, p, { name: undefined });
+    expect(unnamed.name).toBe("");
+    const unnamedDoc = docOf((await pageRow(t, unnamed.id))?.descriptionBinary ?? new Uint8Array());
+    expect(unnamedDoc.getXmlFragment(PAGE_TITLE_FIELD).length).toBe(1);
+    expect(titleOf(unnamedDoc)).toBe("");
+  });
+
+  it("is given to a state stored before titles were kept when it is first read, once", async () => {
+    const page = await createPage(t, w.member, p, { name: "Old page", description_html: "<p>Old body</p>" });
+    // As stored by an earlier version: the body only.
+    await t.db
+      .update(pages)
+      .set({ descriptionBinary: stateFromHtml("<p>Old body</p>") })
+      .where(eq(pages.id, page.id));
+    const before = await pageRow(t, page.id);
+    const url = pageUrl(p, page.id);
+    const doc = docOf(await fetchState(t, w.member, url));
+    expect(titleOf(doc)).toBe("Old page");
+    expect(paragraphs(doc)).toEqual(["Old body"]);
+    // Read again: the same single title, not a second heading.
+    const again = docOf(await fetchState(t, w.admin, url));
+    expect(again.getXmlFragment(PAGE_TITLE_FIELD).length).toBe(1);
+    expect(titleOf(again)).toBe("Old page");
+    expect(
+      await t.db
+        .select()
+        .from(documentUpdates)
+        .where(eq(documentUpdates.documentName, pageDocumentName(page.id))),
+    ).toHaveLength(1);
+    // The name and updated_at stay as they were: giving the title changes nothing a user sees.
+    const row = await pageRow(t, page.id);
+    expect(row?.name).toBe("Old page");
+    expect(row?.updatedAt.toISOString()).toBe(before?.updatedAt.toISOString());
+  });
+
   it("says the page's name after a rename, and the rename reaches open editors as an update", async () => {
     const page = await createPage(t, w.member, p, { name: "Plan", description_html: "<p>Body</p>" });
     const url = pageUrl(p, page.id);
