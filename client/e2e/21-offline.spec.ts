@@ -173,7 +173,8 @@ test.describe
       await pageA.emulateMedia({ colorScheme: "light" });
       await pageA.keyboard.press("Escape");
       await expect(boardA.card("Renamed offline").getByRole("img", { name: "Waiting to sync" })).toBeVisible();
-      await expect(pageA.getByText("2 changes waiting to sync")).toBeVisible();
+      // The chip in the header: its icon and count, the words its name (components/offline).
+      await expect(pageA.locator("[data-outbox-count]")).toHaveAccessibleName("2 changes waiting to sync");
       await shoot(pageA, "offline-board", "offline-");
       await pageA.emulateMedia({ colorScheme: "dark" });
       await shoot(pageA, "offline-board-dark", "offline-");
@@ -190,7 +191,7 @@ test.describe
       expect(sent.length, "nothing was sent while offline").toBe(before);
 
       await contextA.setOffline(false);
-      await expect(pageA.getByText(/changes? waiting to sync/)).toBeHidden(LIVE);
+      await expect(pageA.locator("[data-outbox-count]")).toHaveCount(0, LIVE);
       await expect(boardA.card("Renamed offline").getByRole("img", { name: "Waiting to sync" })).toBeHidden();
       expect(sent.slice(before), "sent once each, in the order they were made").toEqual([
         expect.stringMatching(/^PATCH .*\/issues\/[^/]+\/$/),

@@ -2,10 +2,13 @@ import "fake-indexeddb/auto";
 import { HTTPError } from "ky";
 import { toast } from "sonner";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { i18next } from "../i18n";
+import en from "../i18n/locales/en.json";
 import { outbox, outboxState } from "../lib/offline/app-outbox";
 import type { OutboxEntry } from "../lib/offline/outbox";
 // Registers the work-item handlers on the app's outbox.
 import { offlineComments } from "./offline-changes";
+import { type Project, projects } from "./projects";
 import { session } from "./session";
 import { addComment, loadWorkItemDetail, workItemDetail } from "./work-item-detail";
 import {
@@ -177,6 +180,20 @@ describe("work-item changes made offline", () => {
     expect(getWorkItem("w-3")?.target_date).toBe("2026-12-01");
     expect(refusals()).toContain("Couldn't save 'Rename Old name'");
     expect(outboxState.count).toBe(0);
+  });
+
+  it("an item created offline is announced with its real number once it reaches the server", async () => {
+    await i18next.init({ resources: { en: { translation: en } }, lng: "en", interpolation: { escapeValue: false } });
+    projects.bySlug[SLUG] = [{ id: PROJECT, identifier: "OFF" } as Project];
+    online = false;
+    await createWorkItem(SLUG, PROJECT, { name: "Announced later" });
+    const toasts = () => toast.getHistory().map((t) => ("title" in t ? String(t.title) : ""));
+    expect(toasts().filter((title) => title.startsWith("OFF-"))).toEqual([]);
+    online = true;
+    await outbox.flush();
+    const sequence = server.nextSequence - 1;
+    expect(toasts()).toContain(`OFF-${sequence} created: “Announced later” reached the server`);
+    delete projects.bySlug[SLUG];
   });
 
   it("an item created offline gets its real id when sent, and its later edits follow it", async () => {

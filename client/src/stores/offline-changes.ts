@@ -5,6 +5,7 @@
  */
 import { toast } from "sonner";
 import { subscribe } from "valtio";
+import { i18next } from "../i18n";
 import { errorMessage } from "../lib/api";
 import { connectionState } from "../lib/live";
 import { outbox } from "../lib/offline/app-outbox";
@@ -17,6 +18,7 @@ import {
   WORK_ITEM_UPDATE,
   type WorkItemEntryData,
 } from "../lib/offline/work-item-entries";
+import { projects } from "./projects";
 import { session } from "./session";
 import { type Comment, workItemDetail } from "./work-item-detail";
 import {
@@ -99,9 +101,31 @@ outbox.register(WORK_ITEM_UPDATE, {
   },
 });
 
+/** The project's identifier (WEB in WEB-12), from whichever workspace's list holds it. */
+function identifierOf(projectId: string): string | null {
+  for (const list of Object.values(projects.bySlug)) {
+    const found = list.find((p) => p.id === projectId);
+    if (found) return found.identifier;
+  }
+  return projects.details[projectId]?.identifier ?? null;
+}
+
+/**
+ * An item made offline reached the server: now it has its number, say it (the toast when it was
+ * made could only name its title).
+ */
+function sayCreated(created: WorkItem): void {
+  const identifier = identifierOf(created.project_id);
+  if (!identifier) return;
+  toast.success(
+    i18next.t("offline.createdSynced", { key: `${identifier}-${created.sequence_id}`, name: created.name }),
+  );
+}
+
 outbox.register(WORK_ITEM_CREATE, {
   applied(entry, answer) {
     const created = answer as WorkItem;
+    sayCreated(created);
     const temp = getWorkItem(entry.target);
     // Later waiting edits of the new item now name its real id.
     void outbox.retarget(entry.target, created.id).then((moved) => {

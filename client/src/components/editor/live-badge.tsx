@@ -8,9 +8,26 @@ import { Check, CloudOff, CloudUpload, Loader, Lock, TriangleAlert } from "lucid
 import { useTranslation } from "react-i18next";
 import type { LiveDocumentStatus } from "./types";
 
-export function LiveDocumentBadge({ status, className }: { status: LiveDocumentStatus | null; className?: string }) {
+export function LiveDocumentBadge({
+  status,
+  className,
+  quietUntilEdited = false,
+}: {
+  status: LiveDocumentStatus | null;
+  className?: string;
+  /**
+   * Say nothing about saving until the person changes something (a work item's description
+   * opening in the peek is not being saved): only a refusal, read-only or offline show before.
+   */
+  quietUntilEdited?: boolean;
+}) {
   const { t } = useTranslation();
   if (!status) return null;
+  if (quietUntilEdited && !status.edited) {
+    if (!status.error && !status.readOnly && status.connection !== "offline") return null;
+    // Offline before any edit: the document is kept on this device, nothing of this visit waits.
+    if (!status.error && !status.readOnly) status = { ...status, synced: true };
+  }
   const kind = status.error
     ? "error"
     : status.readOnly

@@ -81,20 +81,25 @@ export function localCopyName(documentName: string, userId: string): string {
   return `tideline:${documentName}:${userId}`;
 }
 
-function statusOf(provider: HocuspocusProvider, problem: Problem | null): RawStatus {
+function statusOf(provider: HocuspocusProvider, problem: Problem | null, edited: boolean): RawStatus {
   // The browser knows it is offline at once; the socket may take its ping timeout to notice.
   const socket = navigator.onLine ? connectionState.status : "offline";
   return {
     connection:
       socket === "offline" ? "offline" : socket === "connected" && provider.isSynced ? "connected" : "connecting",
     synced: !provider.hasUnsyncedChanges,
+    edited,
     readOnly: provider.authorizedScope === "readonly",
     problem,
   };
 }
 
 const sameStatus = (a: RawStatus, b: RawStatus) =>
-  a.connection === b.connection && a.synced === b.synced && a.readOnly === b.readOnly && a.problem === b.problem;
+  a.connection === b.connection &&
+  a.synced === b.synced &&
+  a.edited === b.edited &&
+  a.readOnly === b.readOnly &&
+  a.problem === b.problem;
 
 export function LiveEditorImpl({
   documentName,
@@ -115,7 +120,13 @@ export function LiveEditorImpl({
   const userName = user ? presenceName(user) : "";
   const [live, setLive] = useState<Live | null>(null);
   const [ready, setReady] = useState(false);
-  const [raw, setRaw] = useState<RawStatus>({ connection: "connecting", synced: true, readOnly: false, problem: null });
+  const [raw, setRaw] = useState<RawStatus>({
+    connection: "connecting",
+    synced: true,
+    edited: false,
+    readOnly: false,
+    problem: null,
+  });
   const tRef = useRef(t);
   tRef.current = t;
 
@@ -125,6 +136,9 @@ export function LiveEditorImpl({
     let disposed = false;
     let local: IndexeddbPersistence | null = null;
     let problem: Problem | null = null;
+    // A change made here since the document opened: an update of the Y.Doc that neither the
+    // server (the provider) nor the copy on this device (the persistence) applied.
+    let edited = false;
     let unwatch = () => {};
 
     const attachLocal = (doc: Y.Doc) => {
@@ -139,8 +153,13 @@ export function LiveEditorImpl({
     const watch = (provider: HocuspocusProvider) => {
       const update = () => {
         if (disposed || provider !== opened.provider) return;
-        const next = statusOf(provider, problem);
+        const next = statusOf(provider, problem, edited);
         setRaw((prev) => (sameStatus(prev, next) ? prev : next));
+      };
+      const onDocUpdate = (_update: Uint8Array, origin: unknown) => {
+        if (edited || origin === provider || (local && origin === local)) return;
+        edited = true;
+        update();
       };
       const onAuthenticated = () => {
         // Let in again (reconnected, another try): whatever stopped it before is over.
@@ -168,6 +187,7 @@ export function LiveEditorImpl({
       provider.on("synced", onSynced);
       provider.on("unsyncedChanges", update);
       provider.on("status", update);
+      provider.document.on("update", onDocUpdate);
       const unsubscribe = subscribe(connectionState, update);
       window.addEventListener("online", update);
       window.addEventListener("offline", update);
@@ -181,6 +201,7 @@ export function LiveEditorImpl({
         provider.off("synced", onSynced);
         provider.off("unsyncedChanges", update);
         provider.off("status", update);
+        provider.document.off("update", onDocUpdate);
         unsubscribe();
       };
     };
@@ -258,6 +279,7 @@ export function LiveEditorImpl({
     () => ({
       connection: raw.connection,
       synced: raw.synced,
+      edited: raw.edited,
       // Read-only when the server says so or the screen does (a page locked or archived while open).
       readOnly: raw.readOnly || !editable,
       ...(error ? { error } : {}),

@@ -65,12 +65,15 @@ export type RichTextEditorProps = {
 
 /**
  * The state of a live document, for the badge next to the editor and the caller's own use.
- * `synced`: the server has acknowledged every local change. `readOnly`: the server opened the
- * document read-only. `error`: why the document was refused or closed, for the person.
+ * `synced`: the server has acknowledged every local change. `edited`: a change was made here
+ * since the document opened (opening sends the copy kept on this device and asks the server for
+ * its own, which leaves `synced` false for a moment without anyone having typed). `readOnly`: the
+ * server opened the document read-only. `error`: why the document was refused or closed, for the person.
  */
 export type LiveDocumentStatus = {
   connection: "connecting" | "connected" | "offline";
   synced: boolean;
+  edited: boolean;
   readOnly: boolean;
   error?: string;
 };

@@ -26,15 +26,25 @@ export function WaitingToSync({ id, label = false }: { id: string; label?: boole
   return useWaitingToSync(id) ? <WaitingToSyncMark label={label} /> : null;
 }
 
-/** "N changes waiting to sync", while any wait. */
+/**
+ * "N changes waiting to sync", while any wait. It sits in a header beside the breadcrumb, which
+ * keeps its room: on narrow headers the chip is its icon and count (the words are its name and
+ * tooltip, and the offline banner says them in full).
+ */
 export function OutboxChip() {
   const { t } = useTranslation();
   const { count } = useSnapshot(outboxState);
   if (!count) return null;
+  const text = t("offline.waitingCount", { count });
   return (
-    <output className="sync-chip" aria-live="polite" data-outbox-count={count}>
+    <output className="sync-chip" aria-live="polite" aria-label={text} title={text} data-outbox-count={count}>
       <CloudUpload size={13} aria-hidden />
-      {t("offline.waitingCount", { count })}
+      <span className="sync-chip-count" aria-hidden>
+        {count}
+      </span>
+      <span className="sync-chip-text" aria-hidden>
+        {text}
+      </span>
     </output>
   );
 }

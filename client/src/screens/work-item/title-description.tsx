@@ -142,7 +142,8 @@ export function DescriptionField({ item, initialHtml }: { item: WorkItem; initia
       />
       <div className="wid-save-state">
         <DescriptionHistory itemId={item.id} />
-        <LiveDocumentBadge status={status} />
+        {/* Nothing about saving until an edit: opening the peek saves nothing. */}
+        <LiveDocumentBadge status={status} quietUntilEdited />
       </div>
     </div>
   );

@@ -17,6 +17,7 @@ import { defaultState, projectMeta, useMentionables } from "../../stores/project
 import {
   createWorkItem,
   getWorkItem,
+  isTempWorkItem,
   searchWorkItems,
   type WorkItemInput,
   type WorkItemSearchResult,
@@ -119,7 +120,10 @@ export function CreateWorkItemModal({
     };
     try {
       const created = await createWorkItem(slug, projectId, input);
-      toast.success(t("workItems.create.created", { key: `${identifier}-${created.sequence_id}` }));
+      // Made offline (or its answer lost), it waits in the outbox without a number yet: the toast
+      // names its title, and stores/offline-changes.ts says its number once it reaches the server.
+      if (isTempWorkItem(created.id)) toast.success(t("offline.createdOffline", { name: created.name }));
+      else toast.success(t("workItems.create.created", { key: `${identifier}-${created.sequence_id}` }));
       if (more) {
         // Keep the properties for the next item; clear what is specific to this one.
         setForm((f) => ({ ...f, name: "", description: "" }));

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router";
 import { useSnapshot } from "valtio";
+import { OfflineBanner } from "../../components/offline/offline-banner";
 import { Button, EmptyState, ScreenLoader } from "../../components/ui";
 import { closeStartWindow } from "../../lib/offline/last-answers";
 import { useIsNarrow } from "../../lib/use-media";
@@ -20,7 +21,8 @@ import "./workspace.css";
 /**
  * The workspace shell: sidebar + the current screen. Under 768 px the sidebar is a drawer
  * (a Radix dialog: opened by the menu button in each screen's header, closed by Escape, a tap
- * outside or a navigation; the focus goes back to the button). Loads the workspace (and the lists the
+ * outside or a navigation; the focus goes back to the button). Offline, a banner across the top of
+ * the screen says so (components/offline). Loads the workspace (and the lists the
  * sidebar needs) whenever the slug changes; a workspace the user can't see is "not found".
  */
 export function WorkspaceLayout() {
@@ -157,9 +159,12 @@ export function WorkspaceLayout() {
         ) : (
           <Sidebar />
         )}
-        <main className="ws-main" id="main">
-          {workspace ? <Outlet /> : <ScreenLoader />}
-        </main>
+        <div className="ws-main-column">
+          <OfflineBanner />
+          <main className="ws-main" id="main">
+            {workspace ? <Outlet /> : <ScreenLoader />}
+          </main>
+        </div>
       </div>
       {workspace ? <CreateProjectModal open={createOpen} onOpenChange={setCreateOpen} /> : null}
     </ShellContext.Provider>
