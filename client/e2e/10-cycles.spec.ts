@@ -168,6 +168,9 @@ test.describe
       const chartB = panel(pageB).locator("figure.burndown");
       await expect(chartB).toHaveAttribute("data-today-pending", "3", LIVE);
       await expect(chartB.locator(".recharts-surface")).toBeVisible(LIVE);
+      // Remaining against scope: the legend names the three lines; today's scope is the cycle's items.
+      await expect(chartB.locator(".burndown-legend")).toHaveText(/Remaining work items.*Ideal.*Scope/);
+      await expect(chartB).toHaveAttribute("data-today-scope", "3");
       await markPage(pageB, MARK);
 
       await pageA.goto(`${cyclesUrl()}${sprintOne}/`);
@@ -182,6 +185,8 @@ test.describe
       await expect(panel(pageB).getByTestId("cycle-done-count")).toHaveText("1/3 done", LIVE);
       await expect(panel(pageB).getByTestId("cycle-count-completed")).toHaveText("1");
       await expect(chartB).toHaveAttribute("data-today-pending", "2", LIVE);
+      // Completing work moves the remaining line, not the scope.
+      await expect(chartB).toHaveAttribute("data-today-scope", "3");
       await expectNotReloaded(pageB, MARK);
     });
 

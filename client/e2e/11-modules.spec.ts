@@ -230,10 +230,14 @@ test.describe
       const points = panel.getByRole("tab", { name: "Points" });
       await expect(points).toBeVisible(LIVE);
       await expect(panel.getByRole("tab", { name: "Work items" })).toHaveAttribute("aria-selected", "true");
-      await expect(panel.getByRole("figure")).toHaveAttribute("aria-label", /of 2 pending/);
+      await expect(panel.getByRole("figure")).toHaveAttribute("aria-label", /of 2 remaining/);
       await points.click();
       await expect(points).toHaveAttribute("aria-selected", "true");
-      await expect(panel.getByRole("figure")).toHaveAttribute("aria-label", /of 8 pending/);
+      await expect(panel.getByRole("figure")).toHaveAttribute("aria-label", /of 8 remaining/);
+      // Remaining, ideal and scope, named in the legend; today's scope is the module's points.
+      const legend = panel.locator(".burndown-legend");
+      await expect(legend).toHaveText(/Remaining points.*Ideal.*Scope/);
+      await expect(panel.getByRole("figure")).toHaveAttribute("data-today-scope", "8");
     });
 
     test("the panel adds a link (a URL that isn't http(s) says why), edits its title and removes it", async () => {

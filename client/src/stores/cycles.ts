@@ -76,6 +76,8 @@ export type CycleAnalytics = {
   labels: CycleLabelShare[];
   /** {yyyy-MM-dd: pending | null}, null on days still to come. */
   completion_chart: Record<string, number | null>;
+  /** The same days with their scope (the chart's scope line); null on days to come. */
+  progress?: { date: string; scope: number | null }[];
 };
 
 export type AnalyticsType = "issues" | "points";

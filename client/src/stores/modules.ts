@@ -80,6 +80,8 @@ export type ModuleDistribution<C> = {
   labels: (LabelDistribution & C)[];
   /** Day (yyyy-MM-dd) → pending items that day; null after today. {} without both dates. */
   completion_chart: Record<string, number | null>;
+  /** The same days with their scope (the chart's scope line); [] without both dates. */
+  progress?: { date: string; scope: number | null }[];
 };
 
 /** GET modules/{id}/: the module, its links and the breakdowns. */

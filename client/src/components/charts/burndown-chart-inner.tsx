@@ -11,7 +11,9 @@ type Props = {
   rows: BurndownRow[];
   unit: "issues" | "points";
   height: number;
-  labels: { pending: string; ideal: string };
+  labels: { pending: string; ideal: string; scope: string };
+  /** Draw the scope line (the server sent per-day scope). */
+  withScope: boolean;
 };
 
 type TooltipEntry = { dataKey?: unknown; value?: unknown; payload?: BurndownRow };
@@ -20,10 +22,12 @@ function ChartTooltip({
   active,
   payload,
   labels,
+  withScope,
 }: {
   active?: boolean;
   payload?: readonly TooltipEntry[];
   labels: Props["labels"];
+  withScope: boolean;
 }) {
   const row = payload?.[0]?.payload;
   if (!active || !row) return null;
@@ -40,11 +44,18 @@ function ChartTooltip({
         {labels.ideal}
         <strong>{row.ideal}</strong>
       </div>
+      {withScope ? (
+        <div className="burndown-tooltip-row">
+          <span className="burndown-swatch burndown-swatch-scope" />
+          {labels.scope}
+          <strong>{row.scope ?? "–"}</strong>
+        </div>
+      ) : null}
     </div>
   );
 }
 
-export default function BurndownChartInner({ rows, unit, height, labels }: Props) {
+export default function BurndownChartInner({ rows, unit, height, labels, withScope }: Props) {
   const tick = { fill: "var(--color-text-subtle)", fontSize: 11 };
   return (
     <ResponsiveContainer width="100%" height={height}>
@@ -69,7 +80,12 @@ export default function BurndownChartInner({ rows, unit, height, labels }: Props
         <Tooltip
           cursor={{ stroke: "var(--color-border-strong)" }}
           content={(p) => (
-            <ChartTooltip active={p.active} payload={p.payload as readonly TooltipEntry[]} labels={labels} />
+            <ChartTooltip
+              active={p.active}
+              payload={p.payload as readonly TooltipEntry[]}
+              labels={labels}
+              withScope={withScope}
+            />
           )}
         />
         <Area
@@ -85,6 +101,20 @@ export default function BurndownChartInner({ rows, unit, height, labels }: Props
           activeDot={{ r: 4, fill: "var(--color-primary)", stroke: "var(--color-surface)" }}
           isAnimationActive={false}
         />
+        {withScope ? (
+          // The work in scope each day, a step per change: work added or taken out shows here.
+          <Line
+            type="stepAfter"
+            dataKey="scope"
+            name={labels.scope}
+            stroke="var(--color-warning)"
+            strokeWidth={1.5}
+            connectNulls={false}
+            dot={false}
+            activeDot={{ r: 3, fill: "var(--color-warning)", stroke: "var(--color-surface)" }}
+            isAnimationActive={false}
+          />
+        ) : null}
         <Line
           type="linear"
           dataKey="ideal"

@@ -8,16 +8,28 @@ export type BurndownRow = {
   date: string;
   /** Short axis label, e.g. "Nov 3". */
   label: string;
-  /** Work still pending at the end of the day; null on days still to come. */
+  /** Work remaining at the end of the day; null on days still to come. */
   pending: number | null;
+  /**
+   * The work in the cycle (module) at the end of the day: its steps are scope changes (work
+   * added or taken out), drawn as their own line. Null on days to come, or when the server sent
+   * no per-day points.
+   */
+  scope: number | null;
   /** The ideal straight line from the scope on the first day to 0 on the last. */
   ideal: number;
 };
 
+/** One day of the server's burndown (the reference's TCycleProgress; only what the chart reads). */
+export type BurndownPointInput = { date: string; scope: number | null };
+
 export type BurndownDataInput = {
   chart: Record<string, number | null>;
+  /** The server's per-day points (`progress`), for the scope line. */
+  points?: readonly BurndownPointInput[] | null;
   start: string;
   end: string;
+  /** Today's scope (total work items or points): the ideal line starts from it. */
   total: number;
   todayPending?: number;
   today?: string;
@@ -35,25 +47,36 @@ export function shortDay(day: string): string {
 
 /**
  * One row per day from start to end. The pending value comes from the server's chart, except on
- * `today` when `todayPending` is given: the local counts then win, so a change made (or heard)
- * here moves today's point before the server's chart is fetched again.
+ * `today` when `todayPending` is given: the local counts then win (today's scope is then the
+ * local `total`), so a change made (or heard) here moves today's point before the server's chart
+ * is fetched again.
  */
 export function buildBurndownRows(input: BurndownDataInput): BurndownRow[] {
   if (!input.start || !input.end || input.end < input.start) return [];
   const days = daysOf(input.start, input.end);
   const steps = Math.max(days.length - 1, 1);
+  const scopeOf = new Map((input.points ?? []).map((p) => [p.date, p.scope]));
+  const local = input.today !== undefined && input.todayPending !== undefined;
   return days.map((date, i) => {
     let pending = input.chart[date] ?? null;
-    if (input.today !== undefined && input.todayPending !== undefined && date === input.today) {
-      pending = input.todayPending;
+    let scope = scopeOf.get(date) ?? null;
+    if (local && date === input.today) {
+      pending = input.todayPending ?? pending;
+      if (scopeOf.size) scope = input.total;
     }
     return {
       date,
       label: shortDay(date),
       pending,
+      scope,
       ideal: round2((input.total * (days.length - 1 - i)) / steps),
     };
   });
+}
+
+/** Whether the rows have a scope line to draw (the server sent per-day points). */
+export function hasScope(rows: readonly BurndownRow[]): boolean {
+  return rows.some((r) => r.scope !== null);
 }
 
 /** Work still pending (not completed, not cancelled): the burndown's measure for today. */

@@ -192,7 +192,8 @@ function ModuleBurndown({
   const [picked, setPicked] = useState<BurndownUnit>("issues");
   const pointsChart = "completion_chart" in module.estimate_distribution ? module.estimate_distribution : null;
   const unit: BurndownUnit = hasPoints && pointsChart ? picked : "issues";
-  const chart = (unit === "points" ? pointsChart : module.distribution)?.completion_chart ?? {};
+  const shown = unit === "points" ? pointsChart : module.distribution;
+  const chart = shown?.completion_chart ?? {};
   return (
     <section className="mo-panel-section">
       {/* The toggle sits beside the heading, not in it (it would join the heading's name). */}
@@ -207,6 +208,7 @@ function ModuleBurndown({
       {module.start_date && module.target_date ? (
         <BurndownChart
           chart={chart}
+          points={shown?.progress}
           start={module.start_date}
           end={module.target_date}
           total={unit === "points" ? counters.total_estimate_points : counters.total_issues}
