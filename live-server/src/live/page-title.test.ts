@@ -10,7 +10,16 @@ import { client } from "../../test/harness.ts";
 import { pages } from "../db/schema.ts";
 import { createFixture, type Fixture } from "../routes/issues/test-support.ts";
 import { setTitle, titleOf } from "./schema.ts";
-import { eventually, insertPage, type LiveServer, openTab, startLiveServer, synced, type Tab } from "./test-support.ts";
+import {
+  appendParagraph,
+  eventually,
+  insertPage,
+  type LiveServer,
+  openTab,
+  startLiveServer,
+  synced,
+  type Tab,
+} from "./test-support.ts";
 
 let s: LiveServer;
 let f: Fixture;
@@ -59,9 +68,15 @@ describe("page title in the live document", () => {
       expect(titleOf(a.doc)).toBe("Weekly sync");
       expect(titleOf(b.doc)).toBe("Weekly sync");
     });
-    // The body stayed as it was, and the name is not renamed back by the next store.
+    // The body stayed as it was, and the name is not renamed back by the next store: wait for a
+    // store after the rename (an edit makes one), then read the name.
     expect(a.doc.getXmlFragment("default").length).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    appendParagraph(a.doc, "after the rename");
+    await synced(a);
+    await eventually(async () => {
+      const [row] = await s.db.select().from(pages).where(eq(pages.id, page.id));
+      expect(row?.descriptionHtml).toContain("after the rename");
+    });
     expect(await nameOf(page.id)).toBe("Weekly sync");
   });
 

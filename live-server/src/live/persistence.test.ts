@@ -16,6 +16,7 @@ import {
   bodyText,
   eventually,
   type LiveServer,
+  loadedDocument,
   logRows,
   openTab,
   startLiveServer,
@@ -213,8 +214,8 @@ describe("generations", () => {
     await synced(fresh);
     const reconnected = tab(s.url, f.w.member).open(name, stale);
     await eventually(() => expect(reconnected.closes).toContain(LIVE_CLOSE.documentReset.reason));
-    const server = s.app.ctx.live.hocuspocus.documents.get(name);
-    expect(server && bodyText(server)).toBe("Version two");
+    const server = await loadedDocument(s, name);
+    expect(bodyText(server)).toBe("Version two");
     expect(bodyText(fresh.doc)).toBe("Version two");
   });
 });

@@ -28,6 +28,7 @@ import {
   eventually,
   insertPage,
   type LiveServer,
+  loadedDocument,
   logRows,
   type OpenDocument,
   openTab,
@@ -315,14 +316,12 @@ describe("memberships", () => {
     await eventually(() => expect(doc.scope).toBe("readonly"));
     // …whose edits are refused, not saved.
     appendParagraph(doc.doc, "after the demotion");
-    await eventually(() => expect(doc.provider.hasUnsyncedChanges).toBe(true));
-    // The access change closed the only connection, so the server unloaded the document and loads
-    // it again for the read-only one: wait for that load (on a busy machine it may still be running).
-    const server = await eventually(() => {
-      const loaded = s.app.ctx.live.hocuspocus.documents.get(name);
-      expect(loaded).toBeDefined();
-      return loaded as NonNullable<typeof loaded>;
-    });
+    // Wait for what is checked: the server's answer to that update ("not applied"). The access
+    // change closed the only connection, so the server unloaded the document and loaded it again
+    // for the read-only one; the answer comes from that new document, which is then the one held.
+    await eventually(() => expect(doc.refusedUpdates).toBeGreaterThan(0));
+    expect(doc.provider.hasUnsyncedChanges).toBe(true);
+    const server = await loadedDocument(s, name);
     expect(bodyText(server)).toContain("while a member");
     expect(bodyText(server)).not.toContain("after the demotion");
     // Nothing of it reached the write-ahead log either (Yjs keeps inserted text as UTF-8).
@@ -472,7 +471,7 @@ describe("awareness", () => {
     await synced(observer);
     await eventually(() => expect(statesOf(observer).has(clientOf(writer))).toBe(true));
     expect(statesOf(observer).has(clientOf(reader))).toBe(false);
-    expect(s.app.ctx.live.hocuspocus.documents.get(name)?.awareness.getStates().has(clientOf(reader))).toBe(false);
+    expect((await loadedDocument(s, name)).awareness.getStates().has(clientOf(reader))).toBe(false);
 
     const channelName = projectChannelName(f.project.id);
     const speaker = tab(s.url, f.w.member).open(channelName);
@@ -504,16 +503,37 @@ describe("awareness", () => {
     const victim = tab(s.url, f.w.admin).open(name);
     await synced(liar);
     await synced(victim);
-    liar.provider.setAwarenessField("user", { name: `${f.w.admin.firstName} ${f.w.admin.lastName}`, color: "#000000" });
-    const real = presenceUser({
-      id: f.w.member.id,
-      first_name: f.w.member.firstName,
-      last_name: f.w.member.lastName,
-      display_name: f.w.member.displayName,
-      email: f.w.member.email,
+    const presence = (user: typeof f.w.member) =>
+      presenceUser({
+        id: user.id,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        display_name: user.displayName,
+        email: user.email,
+      });
+    const claimed = presence(f.w.admin);
+    const real = presence(f.w.member);
+    expect(real.name).not.toBe(claimed.name);
+    // Every field a peer may read a caret's name from: tiptap's `user`, the reference editor's
+    // `user` (with its id), and the top-level `name` and `color` of other editors.
+    liar.provider.setAwarenessField("user", { id: f.w.admin.id, name: claimed.name, color: claimed.color });
+    liar.provider.setAwarenessField("name", claimed.name);
+    liar.provider.setAwarenessField("color", claimed.color);
+    await eventually(() => {
+      const seen = statesOf(victim).get(clientOf(liar));
+      expect(seen?.user).toEqual({ id: f.w.member.id, ...real });
+      expect(seen?.name).toBe(real.name);
+      expect(seen?.color).toBe(real.color);
     });
-    expect(real.name).not.toBe(`${f.w.admin.firstName} ${f.w.admin.lastName}`);
-    await eventually(() => expect(statesOf(victim).get(clientOf(liar))?.user).toEqual(real));
+    // A state that names nobody carries the identity all the same.
+    const quiet = tab(s.url, f.w.member).open(name);
+    await synced(quiet);
+    quiet.provider.setAwarenessField("cursor", { anchor: 1 });
+    await eventually(() => {
+      const seen = statesOf(victim).get(clientOf(quiet));
+      expect(seen?.name).toBe(real.name);
+      expect(seen?.user).toEqual({ id: f.w.member.id, ...real });
+    });
   });
 
   it("limits the rate of awareness updates per connection, dropping the excess", async () => {

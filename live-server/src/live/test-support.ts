@@ -246,11 +246,23 @@ export function openReferenceEditor(
 }
 
 /** Wait until a document is synced with nothing left to send. */
-export async function synced(opened: { provider: HocuspocusProvider }, timeoutMs = 10_000): Promise<void> {
+export async function synced(opened: { provider: HocuspocusProvider }, timeoutMs = 20_000): Promise<void> {
   await eventually(() => {
     if (!opened.provider.isSynced || opened.provider.hasUnsyncedChanges)
       throw new Error(`${opened.provider.configuration.name} not synced`);
   }, timeoutMs);
+}
+
+/**
+ * The server's document `name` once it is loaded (a document is unloaded when its last
+ * connection closes and loaded again for the next: on a busy machine that load may still run).
+ */
+export async function loadedDocument(s: LiveServer, name: string) {
+  return eventually(() => {
+    const loaded = s.app.ctx.live.hocuspocus.documents.get(name);
+    if (!loaded) throw new Error(`${name} is not loaded`);
+    return loaded;
+  });
 }
 
 /** Append `text` as a new paragraph at the end of the document body. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { PRESENCE_COLOURS, presenceColour, presenceName, presenceUser } from "./presence.ts";
+import {
+  PRESENCE_COLOURS,
+  PRESENCE_IDENTITY_FIELDS,
+  presenceColour,
+  presenceIdentity,
+  presenceName,
+  presenceUser,
+} from "./presence.ts";
 
 describe("presence", () => {
   it("names a person by full name, else handle, else e-mail", () => {
@@ -19,5 +26,16 @@ describe("presence", () => {
       name: "Ada L",
       color: presenceColour(id),
     });
+  });
+
+  it("gives every identity field of an awareness state", () => {
+    const id = "0b7e4c1a-5f1e-4a57-9d7e-3c2f1a0b9e11";
+    const identity = presenceIdentity({ id, first_name: "Ada", last_name: "L" });
+    expect(identity).toEqual({
+      user: { id, name: "Ada L", color: presenceColour(id) },
+      name: "Ada L",
+      color: presenceColour(id),
+    });
+    expect(Object.keys(identity).sort()).toEqual([...PRESENCE_IDENTITY_FIELDS].sort());
   });
 });

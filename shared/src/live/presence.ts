@@ -1,17 +1,31 @@
 /**
  * Presence on live documents (awareness): how a person is named and coloured next to their
- * caret. The server overwrites the `user` field of every awareness state a connection sends
+ * caret. The server overwrites every identity field of every awareness state a connection sends
+ * (presenceIdentity: `user`, and the top-level `name` and `color` some editors read instead)
  * with these, computed from the account that authenticated the connection, so a client cannot
- * show its caret under someone else's name; the editor uses the same functions for its own
- * caret, so both agree.
+ * show its caret under someone else's name whichever field its peers read; the editor uses the
+ * same functions for its own caret, so both agree.
  */
 
 import { type NamedPerson, personName } from "../logic/person-name.ts";
 
-/** The awareness field that carries the name and colour (tiptap CollaborationCaret's `user`). */
+/**
+ * The awareness field that carries the name and colour: tiptap CollaborationCaret's `user`
+ * ({name, color}), and the reference's editor's user ({id, name, color}, its TUserDetails).
+ */
 export const PRESENCE_USER_FIELD = "user";
 
+/** Every awareness field that says who a caret is: the server sets each of them. */
+export const PRESENCE_IDENTITY_FIELDS = [PRESENCE_USER_FIELD, "name", "color"] as const;
+
 export type PresenceUser = { name: string; color: string };
+
+/** What the server writes over each awareness state of a connection (see the file comment). */
+export type PresenceIdentity = {
+  user: PresenceUser & { id: string };
+  name: string;
+  color: string;
+};
 
 /**
  * Caret colours: mid-tones that read on light and dark pages and carry white label text. Data,
@@ -50,4 +64,10 @@ export function presenceName(user: NamedPerson): string {
 /** Name and colour of a user as every client shows them. */
 export function presenceUser(user: Parameters<typeof presenceName>[0] & { id: string }): PresenceUser {
   return { name: presenceName(user), color: presenceColour(user.id) };
+}
+
+/** The identity fields of an awareness state of `user` (PRESENCE_IDENTITY_FIELDS), as the server sets them. */
+export function presenceIdentity(user: Parameters<typeof presenceName>[0] & { id: string }): PresenceIdentity {
+  const { name, color } = presenceUser(user);
+  return { user: { id: user.id, name, color }, name, color };
 }

@@ -9,9 +9,11 @@
  *   dropped (the next one carries the latest state anyway);
  * - a connection may only speak for its own awareness clients (a Y.Doc each: at most
  *   MAX_CLIENTS_PER_CONNECTION), never for a client another connection announced;
- * - the `user` field (name and colour next to the caret) is overwritten with what the server
- *   knows of the account that authenticated the connection (shared/src/live/presence.ts), so a
- *   caret cannot claim another person's name.
+ * - every identity field (PRESENCE_IDENTITY_FIELDS: `user` with id, name and colour, which
+ *   tiptap's caret and the reference's editor read, and the top-level `name` and `color` other
+ *   editors read) is overwritten with what the server knows of the account that authenticated
+ *   the connection (shared/src/live/presence.ts), so a caret cannot claim another person's
+ *   name in any of them.
  * Updates that come from another instance through Redis (no connection) were checked there.
  */
 import type {
@@ -20,7 +22,7 @@ import type {
   Connection,
   Extension,
 } from "@hocuspocus/server";
-import { PRESENCE_USER_FIELD, presenceUser } from "@tideline/shared";
+import { PRESENCE_IDENTITY_FIELDS, presenceIdentity } from "@tideline/shared";
 import { authenticated, type LiveContext, refusal } from "../context.ts";
 import { awarenessLengthOf } from "../messages.ts";
 import { type LiveLimits, MessageBucket } from "./limits.ts";
@@ -48,7 +50,7 @@ export class Presence implements Extension<LiveContext> {
     if (length !== null && length > this.limits.maxAwarenessBytes) throw refusal("awarenessTooLarge");
   }
 
-  /** Drop what a connection may not share; stamp the rest with its real name and colour. */
+  /** Drop what a connection may not share; stamp the rest with its real identity. */
   async beforeHandleAwareness({
     connection,
     context,
@@ -74,7 +76,7 @@ export class Presence implements Extension<LiveContext> {
     }
     const own = document.getClients(connection);
     let owned = own.size;
-    const user = presenceUser({
+    const identity = presenceIdentity({
       id: auth.user.id,
       first_name: auth.user.firstName,
       last_name: auth.user.lastName,
@@ -93,7 +95,12 @@ export class Presence implements Extension<LiveContext> {
         }
         owned += 1;
       }
-      if (state && typeof state === "object") state[PRESENCE_USER_FIELD] = { ...user };
+      if (state && typeof state === "object") {
+        for (const field of PRESENCE_IDENTITY_FIELDS) {
+          const value = identity[field];
+          state[field] = typeof value === "object" ? { ...value } : value;
+        }
+      }
     }
   }
 }
