@@ -1,6 +1,13 @@
 import type { DomainEvent, DomainEventType } from "@tideline/shared";
 import { describe, expect, it } from "vitest";
-import { EventDeduper, LiveChannelSync, type PlanContext, planEvent } from "./live-board-events";
+import {
+  type CatchUpState,
+  EventDeduper,
+  LiveChannelSync,
+  liveIndicatorStatus,
+  type PlanContext,
+  planEvent,
+} from "./live-board-events";
 
 let n = 0;
 function ev(type: DomainEventType, data: Record<string, unknown>, extra: Partial<DomainEvent> = {}): DomainEvent {
@@ -192,5 +199,63 @@ describe("LiveChannelSync", () => {
     sync.event(ev("issue.created", item("a", "1")));
     await sync.synced();
     expect(applied).toEqual([]);
+  });
+});
+
+describe("LiveChannelSync states", () => {
+  it("says catching-up, then caught-up or failed after the last round (the held events applied first)", async () => {
+    const log: string[] = [];
+    let fail = true;
+    const sync = new LiveChannelSync({
+      apply: (e) => log.push(`apply:${e.id}`),
+      catchUp: async () => {
+        if (fail) throw new Error("offline");
+      },
+      onState: (state: CatchUpState) => log.push(state),
+    });
+    await sync.synced();
+    expect(log).toEqual(["catching-up", "failed"]);
+    fail = false;
+    log.length = 0;
+    await sync.synced();
+    expect(log).toEqual(["catching-up", "caught-up"]);
+  });
+
+  it("a failed round followed by a successful one (a reconnection meanwhile) ends caught-up", async () => {
+    const states: CatchUpState[] = [];
+    const gate = deferred();
+    let calls = 0;
+    const sync = new LiveChannelSync({
+      apply: () => undefined,
+      catchUp: () => {
+        calls += 1;
+        return calls === 1 ? gate.promise : Promise.resolve();
+      },
+      onState: (state) => states.push(state),
+    });
+    const first = sync.synced();
+    void sync.synced();
+    gate.reject(new Error("dropped"));
+    await first;
+    expect(calls).toBe(2);
+    expect(states).toEqual(["catching-up", "caught-up"]);
+  });
+});
+
+describe("liveIndicatorStatus", () => {
+  it("is live only when the socket is connected and the channel caught up", () => {
+    expect(liveIndicatorStatus("connected", "live")).toBe("connected");
+    expect(liveIndicatorStatus("connected", "catching-up")).toBe("catchingUp");
+    expect(liveIndicatorStatus("connected", "connecting")).toBe("connecting");
+    expect(liveIndicatorStatus("connected", undefined)).toBe("connecting");
+    expect(liveIndicatorStatus("connected", "behind")).toBe("behind");
+    expect(liveIndicatorStatus("offline", "live")).toBe("offline");
+    expect(liveIndicatorStatus("connecting", "live")).toBe("connecting");
+    expect(liveIndicatorStatus("offline", "behind")).toBe("offline");
+  });
+
+  it("says no access whatever the socket does once the channel was refused", () => {
+    expect(liveIndicatorStatus("connected", "refused")).toBe("refused");
+    expect(liveIndicatorStatus("offline", "refused")).toBe("refused");
   });
 });

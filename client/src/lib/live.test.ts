@@ -10,16 +10,24 @@ import os from "node:os";
 import path from "node:path";
 import type { DomainEvent } from "@tideline/shared";
 import { projectChannelName } from "@tideline/shared";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 type Injected = { statusCode: number; body: string };
-type ApiClient = { post(url: string, body?: unknown): Promise<Injected> };
+type ApiClient = {
+  post(url: string, body?: unknown): Promise<Injected>;
+  get(url: string): Promise<Injected>;
+  patch(url: string, body?: unknown): Promise<Injected>;
+  delete(url: string): Promise<Injected>;
+};
 type LiveServer = {
   url: string;
   app: { ctx: { live: { hocuspocus: { documents: Map<string, { getConnectionsCount(): number }> } } } };
   close(): Promise<void>;
 };
-type Fixture = { w: { admin: { token: string } }; project: { id: string; url: string } };
+type Fixture = {
+  w: { admin: { token: string }; member: { id: string; token: string } };
+  project: { id: string; url: string };
+};
 
 const SERVER_DIR = new URL("../../../live-server/", import.meta.url).pathname;
 const serverModule = async <T>(file: string): Promise<T> =>
@@ -31,6 +39,9 @@ let api: ApiClient;
 let live: typeof import("./live");
 let channel: string;
 let dataDir = "";
+/** The headers the page's WebSocket sends (the cookie names whose tab it is). */
+let socketHeaders: { cookie: string; origin: string };
+let sessionCookie = "";
 
 type Database = { db: unknown; close(): Promise<void> };
 type App = LiveServer["app"] & {
@@ -82,7 +93,9 @@ beforeAll(async () => {
     location: { protocol: "http:", host, assign: () => undefined },
     addEventListener: () => undefined,
   });
+  sessionCookie = SESSION_COOKIE;
   const headers = { cookie: `${SESSION_COOKIE}=${fixture.w.admin.token}`, origin: harness.ORIGIN };
+  socketHeaders = headers;
   const NodeWebSocket = globalThis.WebSocket;
   vi.stubGlobal(
     "WebSocket",
@@ -176,4 +189,88 @@ describe("watchSharedChannel", () => {
     });
     stop();
   }, 60_000);
+});
+
+describe("a channel that follows the user's rights", () => {
+  /** Where the member's project membership row is (to change their role as the admin). */
+  let memberRow = "";
+  let watching: (() => void) | null = null;
+
+  beforeAll(async () => {
+    // The member's tab from now on: a new socket with their cookie (a fresh module, as a new page).
+    live.liveSocket().destroy();
+    socketHeaders.cookie = `${sessionCookie}=${fixture.w.member.token}`;
+    vi.resetModules();
+    live = await import("./live");
+    const rows = JSON.parse((await api.get(`${fixture.project.url}/members/`)).body) as {
+      id: string;
+      member: string;
+    }[];
+    memberRow = rows.find((r) => r.member === fixture.w.member.id)?.id ?? "";
+    expect(memberRow).not.toBe("");
+  });
+
+  afterEach(async () => {
+    watching?.();
+    watching = null;
+    // The server has let the channel go before the next test opens it again (a Close still in
+    // flight would otherwise end the next connection of the same name).
+    await vi.waitFor(() => expect(connections()).toBe(0), { timeout: 10_000 });
+  });
+
+  const status = () => live.channelStates[channel];
+  const setRole = async (role: number) => {
+    const res = await api.patch(`${fixture.project.url}/members/${memberRow}/`, { role });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  it("a failed catch-up leaves it behind, is tried again on its own, and is live once it succeeds", async () => {
+    let calls = 0;
+    watching = live.watchSharedChannel(channel, {
+      apply: () => undefined,
+      catchUp: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error("the delta call failed");
+      },
+    });
+    await vi.waitFor(() => expect(status()).toBe("behind"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(status()).toBe("live"), { timeout: 10_000 });
+    expect(calls).toBe(2);
+  }, 30_000);
+
+  it("demoted to a restricted guest and promoted back: each time the store is told, the channel opens again and catches up", async () => {
+    const log: string[] = [];
+    watching = live.watchSharedChannel(channel, {
+      apply: () => undefined,
+      catchUp: async () => {
+        log.push("catch-up");
+      },
+      accessChanged: () => log.push("access-changed"),
+    });
+    await vi.waitFor(() => expect(status()).toBe("live"), { timeout: 10_000 });
+    expect(log).toEqual(["catch-up"]);
+    await setRole(5);
+    await vi.waitFor(() => expect(log).toEqual(["catch-up", "access-changed", "catch-up"]), { timeout: 10_000 });
+    await vi.waitFor(() => expect(status()).toBe("live"), { timeout: 10_000 });
+    await setRole(15);
+    await vi.waitFor(
+      () => expect(log).toEqual(["catch-up", "access-changed", "catch-up", "access-changed", "catch-up"]),
+      { timeout: 10_000 },
+    );
+    await vi.waitFor(() => expect(status()).toBe("live"), { timeout: 10_000 });
+  }, 60_000);
+
+  it("removed from the project: the channel is refused forbidden and the store told", async () => {
+    const refusals: string[] = [];
+    watching = live.watchSharedChannel(channel, {
+      apply: () => undefined,
+      catchUp: async () => undefined,
+      refused: (reason) => refusals.push(reason),
+    });
+    await vi.waitFor(() => expect(status()).toBe("live"), { timeout: 10_000 });
+    const res = await api.delete(`${fixture.project.url}/members/${memberRow}/`);
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    await vi.waitFor(() => expect(refusals).toEqual(["forbidden"]), { timeout: 10_000 });
+    expect(status()).toBe("refused");
+  }, 30_000);
 });

@@ -248,7 +248,9 @@ export function watchSharedChannel(name: string, store: SharedChannelStore, list
       },
       onRefused: (reason) => {
         cancelRetry();
-        status("refused");
+        // No access (`forbidden`); any other refusal (too many clients…) leaves the board without
+        // live updates all the same: not up to date.
+        status(reason === LIVE_CLOSE.forbidden.reason ? "refused" : "behind");
         store.refused?.(reason);
       },
       onDisconnected: () => {

@@ -119,7 +119,7 @@ const accessChanged = new Set<string>();
 async function catchUpProject(slug: string, projectId: string): Promise<void> {
   const full = accessChanged.has(projectId);
   try {
-    await refreshProject(slug, projectId, { full });
+    await refreshProject(slug, projectId, { full, fresh: true });
     if (full) accessChanged.delete(projectId);
   } catch (error) {
     if (error instanceof HTTPError && error.response.status === 404) await projectLost(slug, projectId);

@@ -525,11 +525,35 @@ function fillProject(
  * full; a user now restricted to their own items stops seeing the others' at once. `full` syncs
  * again in full in any case (the live channel said the user's access changed).
  */
-export function refreshProject(slug: string, projectId: string, options: { full?: boolean } = {}): Promise<void> {
+export function refreshProject(
+  slug: string,
+  projectId: string,
+  options: { full?: boolean; fresh?: boolean } = {},
+): Promise<void> {
+  if (options.full) fullWanted.add(projectId);
   const running = loading.get(projectId);
-  if (running) return options.full ? running.then(() => resyncProject(slug, projectId)) : running;
-  if (workItems.status[projectId] !== "ready") return loadProjectWorkItems(slug, projectId);
-  if (options.full) return resyncProject(slug, projectId);
+  if (running) {
+    // A refresh or load under way is shared, unless the caller needs an answer asked after now (a
+    // live channel catching up after a reconnection or a rights change: what the running request
+    // began before may have missed) or a full sync: then one more runs after it.
+    if (!options.fresh && !fullWanted.has(projectId)) return running;
+    let next = refreshAfter.get(projectId);
+    if (!next) {
+      next = running
+        .catch(() => undefined)
+        .then(() => {
+          refreshAfter.delete(projectId);
+          return refreshProject(slug, projectId);
+        });
+      refreshAfter.set(projectId, next);
+    }
+    return next;
+  }
+  if (workItems.status[projectId] !== "ready") {
+    fullWanted.delete(projectId);
+    return loadProjectWorkItems(slug, projectId);
+  }
+  if (fullWanted.delete(projectId)) return resyncProject(slug, projectId);
   const since = workItems.cache.since.get(projectId);
   const generation = generationOf(projectId);
   localDb.projects[projectId] = "syncing";
@@ -575,6 +599,11 @@ export function refreshProject(slug: string, projectId: string, options: { full?
   return promise;
 }
 
+/** Projects whose next refresh is a full sync (the live channel said the user's access changed). */
+const fullWanted = new Set<string>();
+/** The refresh queued behind a running one (refreshProject `fresh`), one per project. */
+const refreshAfter = new Map<string, Promise<void>>();
+
 /** The project's items synced again in full (the user's rights changed), replacing what the cache and the copy hold. */
 function resyncProject(slug: string, projectId: string): Promise<void> {
   if (workItems.status[projectId] !== "ready") return loadProjectWorkItems(slug, projectId);
@@ -613,6 +642,7 @@ export async function forgetProject(projectId: string): Promise<void> {
   withEpics.delete(projectId);
   prefetched.delete(projectId);
   loading.delete(projectId);
+  fullWanted.delete(projectId);
   delete workItems.status[projectId];
   delete localDb.projects[projectId];
   bump([projectId]);

@@ -5,71 +5,14 @@
  * the copy, catches up with the delta call, and the caught-up state is stored.
  */
 import "fake-indexeddb/auto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startTestServer, type TestServer, type TestUser } from "./server-for-tests";
 
-// The server's modules are loaded by path, typed here by the little this test uses: the client's
-// type check must not take in the server's sources (they have their own settings).
-type Injected = { statusCode: number; body: string; headers: Record<string, unknown>; json(): { id: string } };
-type App = {
-  inject(request: {
-    method: string;
-    url: string;
-    headers: Record<string, string>;
-    payload?: string;
-  }): Promise<Injected>;
-  ready(): Promise<unknown>;
-  close(): Promise<unknown>;
-};
-type Database = { db: unknown; close(): Promise<void> };
-type TestUser = { id: string; token: string };
-type ApiClient = {
-  post(url: string, body?: unknown): Promise<Injected>;
-  patch(url: string, body?: unknown): Promise<Injected>;
-  delete(url: string): Promise<Injected>;
-};
-const SERVER_DIR = new URL("../../../../live-server/", import.meta.url).pathname;
-const serverModule = async <T>(file: string): Promise<T> =>
-  (await import(/* @vite-ignore */ `${SERVER_DIR}${file}`)) as T;
-
-let ORIGIN: string;
-let SESSION_COOKIE: string;
-let client: (app: App, user: TestUser) => ApiClient;
-let database: Database;
-let app: App;
-let dataDir: string;
+let server: TestServer;
 let admin: TestUser;
 let slug: string;
 let projectUrl: string;
 let projectId: string;
-
-/** The browser's fetch, answered by the real app: same-origin requests carry the session cookie. */
-function serveFetchFrom(server: App, user: TestUser) {
-  const fetchThroughApp = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
-    const res = await server.inject({
-      method: request.method,
-      url: url.pathname + url.search,
-      headers: {
-        ...Object.fromEntries(request.headers),
-        origin: ORIGIN,
-        cookie: `${SESSION_COOKIE}=${user.token}`,
-      },
-      payload: body,
-    });
-    return new Response(res.statusCode === 204 ? null : res.body, {
-      status: res.statusCode,
-      headers: res.headers as Record<string, string>,
-    });
-  };
-  vi.stubGlobal("fetch", fetchThroughApp);
-  // Relative URLs (`/api/…`) resolve against the app's origin, as in the browser.
-  (globalThis as Record<symbol, unknown>)[Symbol.for("undici.globalOrigin.1")] = new URL(ORIGIN);
-}
 
 /** A fresh page: the client's modules evaluated again (empty memory), the browser's IndexedDB kept. */
 async function openPage() {
@@ -86,35 +29,10 @@ async function openPage() {
 const names = (items: readonly { name: string }[]) => items.map((i) => i.name).sort();
 
 beforeAll(async () => {
-  const { openPglite, migrateDatabase } = await serverModule<{
-    openPglite(options: object): Promise<Database>;
-    migrateDatabase(database: Database): Promise<void>;
-  }>("src/db/client.ts");
-  const { buildApp } = await serverModule<{ buildApp(config: unknown, options: object): Promise<App> }>("src/app.ts");
-  const { loadConfig } = await serverModule<{ loadConfig(env: Record<string, string>): unknown }>("src/config.ts");
-  ({ SESSION_COOKIE } = await serverModule<{ SESSION_COOKIE: string }>("src/auth/sessions.ts"));
-  const harness = await serverModule<{
-    ORIGIN: string;
-    client: typeof client;
-    createUser(db: unknown): Promise<TestUser>;
-    createWorkspace(db: unknown, owner: TestUser): Promise<{ slug: string }>;
-  }>("test/harness.ts");
-  ORIGIN = harness.ORIGIN;
-  client = harness.client;
-  database = await openPglite({});
-  await migrateDatabase(database);
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "tideline-local-db-"));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    SECRET_KEY: "test-secret-key-that-is-long-enough-1234567890",
-    APP_BASE_URL: ORIGIN,
-    LOG_LEVEL: "silent",
-  });
-  app = await buildApp(config, { serveClient: false, database, logger: false });
-  await app.ready();
-  admin = await harness.createUser(database.db);
-  slug = (await harness.createWorkspace(database.db, admin)).slug;
-  const project = await client(app, admin).post(`/api/workspaces/${slug}/projects/`, {
+  server = await startTestServer();
+  admin = await server.createUser();
+  slug = (await server.createWorkspace(admin)).slug;
+  const project = await server.client(admin).post(`/api/workspaces/${slug}/projects/`, {
     name: "Local first",
     identifier: "LOCAL",
     network: 2,
@@ -123,17 +41,14 @@ beforeAll(async () => {
   projectId = project.json().id;
   projectUrl = `/api/workspaces/${slug}/projects/${projectId}`;
   for (const name of ["Alpha", "Beta", "Gamma"]) {
-    const res = await client(app, admin).post(`${projectUrl}/issues/`, { name });
+    const res = await server.client(admin).post(`${projectUrl}/issues/`, { name });
     expect(res.statusCode, res.body).toBe(201);
   }
-  serveFetchFrom(app, admin);
+  server.serveFetchAs(admin);
 }, 120_000);
 
 afterAll(async () => {
-  vi.unstubAllGlobals();
-  await app?.close();
-  await database?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe("opening a board with the local database", () => {
@@ -149,7 +64,7 @@ describe("opening a board with the local database", () => {
 
     // Meanwhile, on the server: a rename, a deletion and a new item.
     const byName = new Map(first.store.getProjectWorkItems(projectId).map((i) => [i.name, i.id]));
-    const api = client(app, admin);
+    const api = server.client(admin);
     expect((await api.patch(`${projectUrl}/issues/${byName.get("Alpha")}/`, { name: "Alpha 2" })).statusCode).toBe(200);
     expect((await api.delete(`${projectUrl}/issues/${byName.get("Beta")}/`)).statusCode).toBe(204);
     expect((await api.post(`${projectUrl}/issues/`, { name: "Delta" })).statusCode).toBe(201);
