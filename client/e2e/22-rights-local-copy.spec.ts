@@ -155,11 +155,26 @@ test.describe
     test("a board whose catch-up fails says it is not up to date, and is live again once it catches up", async () => {
       await board.expectLive("connected", LIVE.timeout);
       await page.route(`**/projects/${f.projectId}/v2/issues/**`, (route) => route.abort("failed"));
-      await ownerApi.updateWorkItem(f, ids["Owner's budget"] as string, { name: "Owner's budget, missed" });
-      // The socket drops and comes back: events sent meanwhile are lost, and the catch-up fails.
+      // The connection drops; a change made meanwhile never reaches the page as an event.
+      await memberContext.setOffline(true);
       await dropLiveSockets(page);
+      await ownerApi.updateWorkItem(f, ids["Owner's budget"] as string, { name: "Owner's budget, missed" });
+      await memberContext.setOffline(false);
+      // Connected again, but the catch-up fails: the board says so instead of claiming to be live.
       await expect(board.liveStatus).toHaveAccessibleName("Live updates: not up to date", LIVE);
-      await shoot(page, "rights-not-up-to-date", "rights-");
+      await expect(board.row("Owner's budget")).toBeVisible();
+      for (const [width, height, name] of [
+        [1440, 900, "wide"],
+        [390, 844, "phone"],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        for (const scheme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await shoot(page, `rights-not-up-to-date-${name}-${scheme}`, "rights-");
+        }
+      }
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.setViewportSize({ width: 1280, height: 720 });
       await page.unroute(`**/projects/${f.projectId}/v2/issues/**`);
       // Tried again on its own: the missed change arrives and the board is live.
       await expect(board.row("Owner's budget, missed")).toBeVisible({ timeout: 45_000 });

@@ -15,5 +15,16 @@ export function LiveIndicator({ channel }: { channel: string }) {
   const channels = useSnapshot(channelStates);
   const status = liveIndicatorStatus(socket, channels[channel]);
   const label = t(`liveUpdates.${status}`);
-  return <span className={`wi-live wi-live-${status}`} role="status" aria-label={label} title={label} />;
+  // The board may show what the server no longer has: said in words too, not only by the dot.
+  const note = status === "behind" ? t("liveUpdates.behindShort") : null;
+  return (
+    <span className={`wi-live-status wi-live-status-${status}`} role="status" aria-label={label} title={label}>
+      <span className={`wi-live wi-live-${status}`} aria-hidden />
+      {note ? (
+        <span className="wi-live-note" aria-hidden>
+          {note}
+        </span>
+      ) : null}
+    </span>
+  );
 }
