@@ -186,7 +186,8 @@ export class AuthRateLimiter {
 
   /**
    * Count one auth request from `ip`; false when the source is over its request or failure wall.
-   * For god-mode's admin forms; the user-facing credential checks use `holdSource` instead.
+   * For god-mode's first-run set-up form; every credential check (sign-in, codes, reset tokens,
+   * the administrator's sign-in) uses `holdSource` instead.
    */
   async allowIp(ip: string): Promise<boolean> {
     const key = sourceKey(ip);

@@ -215,6 +215,22 @@ describe("the auth rate limit", () => {
     expect(signedIn.headers.location).toBe("/");
   });
 
+  it(`lets the instance administrator into god-mode from a client address past ${PER_IP_FAILURES} wrong passwords by others`, async () => {
+    const ip = "10.0.3.5";
+    const admin = await setupInstance(t.db);
+    await wrongPasswordsFrom(ip, PER_IP_FAILURES);
+    // God-mode's sign-in used the per-IP wall: the administrator behind that NAT got 5900.
+    const res = await postFormFrom(
+      t.app,
+      "/api/instances/admins/sign-in/",
+      { email: admin.email, password: admin.password },
+      ip,
+    );
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/god-mode/general/");
+    expect(res.cookies.find((c) => c.name === "session-id")?.value).toBeTruthy();
+  });
+
   it("refuses a flood from one address with 5900 rather than queueing it without end", async () => {
     const ip = "10.0.3.9";
     const user = await createUser(t.db);

@@ -135,7 +135,12 @@ export async function instanceRoutes(app: FastifyInstance): Promise<void> {
     const fail = (code: (typeof AUTH_ERROR)[keyof typeof AUTH_ERROR]) =>
       redirectWithAuthError(reply, ADMIN_SIGN_IN_PAGE, code, { email });
 
-    if (!(await app.ctx.authLimiter.allowIp(request.ip))) return fail(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
+    // A password check is never walled for its source's traffic (an administrator behind the
+    // same NAT as people mistyping theirs must still get in): counted, and past the source's
+    // budget it waits its turn; only a flood (a queue past maxHoldMs) is refused.
+    const limiter = app.ctx.authLimiter;
+    await limiter.noteRequest(request.ip);
+    if (!(await limiter.holdSource(request.ip))) return fail(AUTH_ERROR.RATE_LIMIT_EXCEEDED);
     if (!hasValidCsrf(request, field(body, "csrfmiddlewaretoken"))) return fail(AUTH_ERROR.ADMIN_AUTHENTICATION_FAILED);
     if (!email || !password) return fail(AUTH_ERROR.REQUIRED_ADMIN_EMAIL_PASSWORD);
     if (!isValidEmail(email)) return fail(AUTH_ERROR.INVALID_ADMIN_EMAIL);
@@ -147,8 +152,7 @@ export async function instanceRoutes(app: FastifyInstance): Promise<void> {
       .limit(1);
     if (!row?.adminId) return fail(AUTH_ERROR.ADMIN_USER_DOES_NOT_EXIST);
     if (!row.user.isActive) return fail(AUTH_ERROR.ADMIN_USER_DEACTIVATED);
-    // Wrong passwords count per IP (a wall) and per account (a delay that never stops the owner).
-    const limiter = app.ctx.authLimiter;
+    // Wrong passwords count per IP (turns) and per account (a delay that never stops the owner).
     await limiter.holdIfLocked(email);
     if (!(await verifyPassword(password, row.user.passwordHash))) {
       await limiter.recordFailure(request.ip, email);
