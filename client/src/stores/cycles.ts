@@ -3,7 +3,7 @@
  * filter reads, kept fresh by the project's live channel (`cycle.*` events carry the cycle with
  * fresh counters). Only these actions call the cycles API.
  */
-import type { CycleStatus, DomainEvent, ProgressCounters } from "@tideline/shared";
+import { type CycleStatus, type DomainEvent, EMPTY_PROGRESS_COUNTERS, type ProgressCounters } from "@tideline/shared";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage } from "../lib/api";
@@ -152,8 +152,13 @@ export function putCycle(cycle: Cycle): void {
   }
   if (index >= 0) {
     const previous = entry.list[index] as Cycle;
-    entry.list[index] = { ...cycle, is_favorite: cycle.is_favorite ?? previous.is_favorite };
-  } else entry.list.push(cycle);
+    // Over the previous: a restricted guest's events come without counts (they keep their own).
+    entry.list[index] = { ...previous, ...cycle, is_favorite: cycle.is_favorite ?? previous.is_favorite };
+  } else {
+    // A new one from a restricted guest's event has no counts: its own start at zero.
+    const sent: Partial<Cycle> = cycle;
+    entry.list.push({ ...EMPTY_PROGRESS_COUNTERS, assignee_ids: [], progress_snapshot: {}, ...sent } as Cycle);
+  }
 }
 
 export function removeCycle(projectId: string, cycleId: string): void {

@@ -3,7 +3,7 @@
  * filter reads, kept fresh by the project's live channel (`module.*` events carry the module with
  * fresh counters, without the caller's favorite flag). Only these actions call the modules API.
  */
-import type { DomainEvent, ModuleStatus, ProgressCounters } from "@tideline/shared";
+import { type DomainEvent, EMPTY_PROGRESS_COUNTERS, type ModuleStatus, type ProgressCounters } from "@tideline/shared";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { api, errorMessage, fieldErrors, HTTPError } from "../lib/api";
@@ -159,8 +159,9 @@ export function putModule(module: Module): void {
   }
   if (index >= 0) {
     const previous = entry.list[index] as Module;
-    entry.list[index] = { ...module, is_favorite: module.is_favorite ?? previous.is_favorite };
-  } else entry.list.unshift(module);
+    // Over the previous: a restricted guest's events come without counts (they keep their own).
+    entry.list[index] = { ...previous, ...module, is_favorite: module.is_favorite ?? previous.is_favorite };
+  } else entry.list.unshift({ ...EMPTY_PROGRESS_COUNTERS, ...module });
 }
 
 export function removeModule(projectId: string, moduleId: string): void {

@@ -72,18 +72,13 @@ export function tabCounts(list: readonly CycleFacts[]): Record<CycleTab, number>
 }
 
 /**
- * Count a cycle's progress from the local cache? Only when that cache holds every item of the
- * project (loaded; the caller is not a guest limited to their own items) and the cycle is not
- * completed (its progress is frozen at its end date server-side; the cache only knows "now").
+ * Count a cycle's progress from the local cache? When it is loaded and the cycle is not completed
+ * (its progress is frozen at its end date server-side; the cache only knows "now"). The cache
+ * holds what the caller may see, and the server counts the same: a guest limited to their own
+ * items holds and is counted only those (their cycle events come without counts).
  */
-export function countsLocally(input: {
-  cacheReady: boolean;
-  status: CycleStatus;
-  projectRole: number;
-  /** The project's guest_view_all_features; unknown (undefined) counts as false. */
-  guestViewAll: boolean | undefined;
-}): boolean {
-  return input.status !== "completed" && seesWholeProject(input);
+export function countsLocally(input: { cacheReady: boolean; status: CycleStatus }): boolean {
+  return input.status !== "completed" && input.cacheReady;
 }
 
 /** The local cache holds every item of the project (loaded, and not a guest limited to their own). */

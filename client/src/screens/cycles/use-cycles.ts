@@ -98,16 +98,9 @@ function useCountersByCycle(projectId: string): { ready: boolean; map: Map<strin
 }
 
 /** A cycle's counters as the screen shows them (see countsLocally). */
-export function useCycleCounters(cycle: Cycle | null | undefined, ctx: CyclesProjectContext): ProgressCounters | null {
+export function useCycleCounters(cycle: Cycle | null | undefined, _ctx: CyclesProjectContext): ProgressCounters | null {
   const { ready, map } = useCountersByCycle(cycle?.project_id ?? "");
-  const local = cycle
-    ? countsLocally({
-        cacheReady: ready,
-        status: cycle.status,
-        projectRole: ctx.projectRole,
-        guestViewAll: ctx.guestViewAll,
-      })
-    : false;
+  const local = cycle ? countsLocally({ cacheReady: ready, status: cycle.status }) : false;
   return useMemo(() => {
     if (!cycle) return null;
     return local ? (map.get(cycle.id) ?? { ...EMPTY_PROGRESS_COUNTERS }) : pickCounters(cycle);

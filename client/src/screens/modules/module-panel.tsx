@@ -2,10 +2,10 @@
  * A module's details beside its board: status, dates, lead and members (pickers for members and
  * above), description, progress by state group, the burndown, the assignee and label breakdown
  * and the links. Progress is counted from the local work-items cache once it is loaded (so a state
- * change on the board moves it at once) — except for restricted guests, who only hold their own
- * items: they see the server's counters.
+ * change on the board moves it at once); the cache holds what the caller may see, which is what the
+ * server counts for them (a guest limited to their own items: only those).
  */
-import { type ProgressCounters, ROLE } from "@tideline/shared";
+import type { ProgressCounters } from "@tideline/shared";
 import { ExternalLink, Link2, Pencil, Plus, Trash2 } from "lucide-react";
 import { type FormEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -26,7 +26,6 @@ import {
   updateModuleLink,
 } from "../../stores/modules";
 import { activeEstimate, projectMeta } from "../../stores/project-meta";
-import type { ProjectDetail } from "../../stores/projects";
 import { useProjectWorkItems, workItems } from "../../stores/work-items";
 import { AvatarStack, type ModuleProjectContext, memberOptions, type Person, personOf } from "./module-bits";
 import { StatusPicker } from "./module-list";
@@ -42,10 +41,7 @@ export function ModulePanel({ ctx, module }: Props) {
   const metaSnap = useSnapshot(projectMeta);
   const { items, version } = useProjectWorkItems(projectId);
   const estimate = activeEstimate(metaSnap.byProject[projectId] as Parameters<typeof activeEstimate>[0]);
-  const project = ctx.project as Partial<ProjectDetail> | undefined;
-  const guestView = project?.guest_view_all_features === true;
-  const restricted = ctx.projectRole <= ROLE.guest && !guestView;
-  const local = wiSnap.status[projectId] === "ready" && !restricted;
+  const local = wiSnap.status[projectId] === "ready";
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the version marks a change of the items
   const counters: ProgressCounters = useMemo(() => {

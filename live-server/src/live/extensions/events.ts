@@ -4,7 +4,9 @@
  * Fan-out (every event, whichever instance emitted it):
  * - an event with a project goes to `project.{id}` as the stateless message
  *   `{ type: "event", event }` (protocol.ts), except `notification.*`, which is personal;
- *   a guest restricted to their own work items gets only those items' events;
+ *   a guest restricted to their own work items gets only those items' events, and cycle.* /
+ *   module.* without their counts (counters, assignee ids, snapshot: everyone's items; the
+ *   guest's own come from the REST reads and their local copy);
  * - an event of a workspace outside any project (today: view.* of workspace views, and
  *   workspace.member.*) goes to `workspace.{id}`, except `notification.*`; a private view's
  *   events (access 0) reach only its owner's connections there (mayReceiveInWorkspace);
@@ -53,6 +55,7 @@ import type {
 } from "@hocuspocus/server";
 import {
   type DomainEvent,
+  EMPTY_PROGRESS_COUNTERS,
   encodeLiveEvent,
   eventRecipientId,
   issueDocumentName,
@@ -114,7 +117,13 @@ export class LiveEvents implements Extension<LiveContext> {
   deliver(event: DomainEvent): void {
     const payload = encodeLiveEvent(event);
     if (event.project_id && !event.type.startsWith("notification.")) {
-      this.relay(projectChannelName(event.project_id), payload, (connection) => mayReceive(connection, event));
+      const channel = projectChannelName(event.project_id);
+      const withheld = withoutCounts(event);
+      if (withheld) {
+        const guestPayload = encodeLiveEvent(withheld);
+        this.relay(channel, payload, (connection) => mayReceive(connection, event) && !ownItemsOnly(connection));
+        this.relay(channel, guestPayload, (connection) => mayReceive(connection, event) && ownItemsOnly(connection));
+      } else this.relay(channel, payload, (connection) => mayReceive(connection, event));
     }
     if (event.workspace_id && !event.project_id && !event.type.startsWith("notification.")) {
       this.relay(workspaceChannelName(event.workspace_id), payload, (connection) =>
@@ -347,6 +356,23 @@ function mayReceiveInWorkspace(connection: Connection<LiveContext>, event: Domai
   if (!auth) return false;
   if (event.type.startsWith("view.") && event.data.access === 0) return event.data.owned_by === auth.user.id;
   return true;
+}
+
+/** A guest restricted to the work items they created. */
+function ownItemsOnly(connection: Connection<LiveContext>): boolean {
+  return Boolean(authenticated(connection.context)?.rights.ownItemsOnly);
+}
+
+/** What a cycle's or module's event counts over everyone's work items (left out for restricted guests). */
+const COUNT_FIELDS = [...Object.keys(EMPTY_PROGRESS_COUNTERS), "assignee_ids", "progress_snapshot"];
+
+/** A cycle.* or module.* event without its counts, else null (other events are sent as they are). */
+function withoutCounts(event: DomainEvent): DomainEvent | null {
+  const counted =
+    event.type.startsWith("cycle.") || (event.type.startsWith("module.") && !event.type.startsWith("module.link."));
+  if (!counted) return null;
+  const data = Object.fromEntries(Object.entries(event.data).filter(([key]) => !COUNT_FIELDS.includes(key)));
+  return { ...event, data };
 }
 
 /**
