@@ -101,6 +101,8 @@ test.describe
     test("a project link shared with someone new opens that project once they have signed up and finished onboarding, and again later", async ({
       browser,
     }) => {
+      // Sign-up, onboarding and two visits of a board.
+      test.setTimeout(120_000);
       await api.invite(slug, linkFollower.email);
       const link = `/${slug}/projects/${f.projectId}/issues/`;
       const context = await browser.newContext();
