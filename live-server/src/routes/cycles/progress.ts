@@ -333,8 +333,8 @@ type ReaderExtras = { counters: CycleCounters; assigneeIds: string[]; snapshot?:
 
 /**
  * What a reader's cycle rows show: counters, assignee ids and, for a completed cycle read by a
- * restricted guest, the progress_snapshot computed over their own items (the stored one counts
- * everyone's). Rows of projects where the reader is not restricted get the live counters (the
+ * restricted guest, a progress_snapshot of the counters over their own items at its end date
+ * (the stored one counts everyone's; their distributions come from cycleProgress). Rows of projects where the reader is not restricted get the live counters (the
  * presenter takes a stored snapshot's counters over them).
  */
 export async function readerCounters(
@@ -365,9 +365,10 @@ export async function readerCounters(
   const zoneOf = new Map(zones.map((z) => [z.id, z.timezone]));
   for (const row of done) {
     const project = { id: row.projectId, timezone: zoneOf.get(row.projectId) ?? "UTC" };
-    const snapshot = await liveProgress(db, project, row, todayOf(row), userId);
+    // Its counters at the end of the end date (the detail's distributions come from cycleProgress).
+    const snapshot = countersOf(await loadBurndownItems(db, project, row.id, userId), row.endDate);
     const entry = out.get(row.id);
-    if (entry) out.set(row.id, { ...entry, snapshot: snapshot as unknown as Record<string, unknown> });
+    if (entry) out.set(row.id, { ...entry, snapshot });
   }
   return out;
 }
