@@ -18,7 +18,10 @@ export const PAGE_UNTITLED = "Untitled";
 /** Appended to the name of a duplicated page. */
 export const PAGE_COPY_SUFFIX = " (copy)";
 
-/** While a page is being edited, at most one version is saved per this interval. */
+/**
+ * While a page is being edited, one person's edits within this interval of their version's
+ * start go into that version; someone else's edits, or later ones, start a new version.
+ */
 export const PAGE_VERSION_INTERVAL_MS = 10 * 60 * 1000;
 /** Versions kept per page; older ones are dropped when a new one is saved. */
 export const PAGE_VERSIONS_KEPT = 20;

@@ -20,15 +20,16 @@
  * Generations: an update that stamps another generation than the document's (a client whose
  * copy predates a REST replacement of the description) is refused with `document-reset`.
  */
-import type {
-  afterHandleMessagePayload,
-  afterLoadDocumentPayload,
-  beforeHandleMessagePayload,
-  Connection,
-  Document,
-  Extension,
-  onLoadDocumentPayload,
-  onStoreDocumentPayload,
+import {
+  type afterHandleMessagePayload,
+  type afterLoadDocumentPayload,
+  type beforeHandleMessagePayload,
+  type Connection,
+  type Document,
+  type Extension,
+  isTransactionOrigin,
+  type onLoadDocumentPayload,
+  type onStoreDocumentPayload,
 } from "@hocuspocus/server";
 import { parseDocumentName } from "@tideline/shared";
 import type { FastifyBaseLogger } from "fastify";
@@ -48,7 +49,7 @@ type DocumentState = {
   ref: ContentRef;
   /** Log rows applied to the in-memory document and not yet folded into the stored state. */
   folded: number[];
-  /** The last user whose update was applied (updated_by of the next store). */
+  /** The last user whose update changed the document (updated_by of the next store). */
   actorId: string | null;
   /**
    * Forced stores asked (after a REST replacement: write even though the stored state is gone)
@@ -97,7 +98,19 @@ export class Persistence implements Extension<LiveContext> {
         this.config.log.error({ err, documentName, updateId: row.id }, "skipped an unreadable document update");
       }
     }
-    this.states.set(document, { ref, folded, actorId: null, forced: 0, forcedDone: 0 });
+    const state: DocumentState = { ref, folded, actorId: null, forced: 0, forcedDone: 0 };
+    this.states.set(document, state);
+    // Whoever's update changed the document is its last editor (updated_by, the version's
+    // owner): Y.Doc emits `update` only for a change. Sending an update is not enough: a client
+    // opening the document with a copy of its own (a reconnecting tab, the reference's editor
+    // with its IndexedDB copy) sends its whole delete set, which changes nothing.
+    document.on("update", (_update: Uint8Array, origin: unknown) => {
+      if (!isTransactionOrigin(origin) || origin.source !== "connection") return;
+      const actorId = authenticated(origin.connection.context)?.user.id;
+      if (!actorId) return;
+      state.actorId = actorId;
+      this.gates.get(origin.connection)?.changed();
+    });
   }
 
   /**
@@ -139,7 +152,6 @@ export class Persistence implements Extension<LiveContext> {
     gate.expect({ documentName: document.name, update, actorId }, (id) => {
       this.states.get(document)?.folded.push(id);
     });
-    state.actorId = actorId ?? state.actorId;
   }
 
   /** A frame whose update was not applied (refused, or it threw) leaves nothing armed. */
@@ -193,7 +205,8 @@ export class Persistence implements Extension<LiveContext> {
   }
 }
 
-type Expected = { row: LogRow; onLogged: (id: number) => void };
+/** `changed`: applying the update changed the document (else its row names no actor). */
+type Expected = { row: LogRow; onLogged: (id: number) => void; changed: boolean };
 
 /**
  * Holds a connection's sync acknowledgements until the updates they acknowledge are logged.
@@ -227,7 +240,12 @@ class AckGate {
 
   /** The frame being handled carries `row`: log it when Hocuspocus acknowledges it. */
   expect(row: LogRow, onLogged: (id: number) => void): void {
-    this.expected = { row, onLogged };
+    this.expected = { row, onLogged, changed: false };
+  }
+
+  /** Applying the armed frame's update changed the document (its row credits its sender). */
+  changed(): void {
+    if (this.expected) this.expected.changed = true;
   }
 
   disarm(): void {
@@ -243,8 +261,10 @@ class AckGate {
     else this.send(message);
   }
 
-  private holdUntilLogged(message: Uint8Array, { row, onLogged }: Expected): void {
-    const logged = this.updateLog.append(row).then(onLogged);
+  private holdUntilLogged(message: Uint8Array, { row, onLogged, changed }: Expected): void {
+    // An update that changed nothing is logged all the same (harmless), but credits nobody: a
+    // fold from the log alone (storage.ts foldPendingLog) names the last row's actor.
+    const logged = this.updateLog.append(changed ? row : { ...row, actorId: null }).then(onLogged);
     // Not awaited by anyone but the gate: a failure closes the connection here.
     logged.catch((err: unknown) => {
       this.log.error(

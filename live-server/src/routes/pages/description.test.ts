@@ -1,5 +1,5 @@
 import { PAGE_ACCESS, PAGE_VERSIONS_KEPT, pageDocumentName } from "@tideline/shared";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { client, type TestApp } from "../../../test/harness.ts";
@@ -33,7 +33,13 @@ const logRows = (pageId: string) =>
     .select()
     .from(documentUpdates)
     .where(eq(documentUpdates.documentName, pageDocumentName(pageId)));
-const versionsOf = (pageId: string) => t.db.select().from(pageVersions).where(eq(pageVersions.pageId, pageId));
+/** A page's versions, newest first. */
+const versionsOf = (pageId: string) =>
+  t.db
+    .select()
+    .from(pageVersions)
+    .where(eq(pageVersions.pageId, pageId))
+    .orderBy(desc(pageVersions.lastSavedAt), desc(pageVersions.createdAt));
 
 describe("description/ (binary Yjs state)", () => {
   it("round-trips a Y.Doc built by a client: PATCH its update, GET the same content back", async () => {
@@ -92,7 +98,7 @@ describe("description/ (binary Yjs state)", () => {
     const server = docOf(await fetchState(t, w.member, pageUrl(p, page.id)));
     expect(paragraphs(server)).toEqual(["Stored", "Live edit"]);
     // A version snapshot sees them too.
-    await t.db.transaction((tx) => snapshotPageVersion(tx, page.id, w.member.id));
+    await t.db.transaction((tx) => snapshotPageVersion(tx, page.id));
     const [version] = await versionsOf(page.id);
     expect(version?.descriptionHtml).toBe("<p>Stored</p><p>Live edit</p>");
   });
@@ -183,33 +189,58 @@ describe("description/ (binary Yjs state)", () => {
 });
 
 describe("versions", () => {
-  it("saves a version at most every 10 minutes while edited, and only when the body changed", async () => {
+  it("keeps one version per person and 10 minutes while edited, credited to whoever made its edits", async () => {
     const page = await createPage(t, w.member, p, { description_html: "<p>v1</p>" });
     const first = await maybeSnapshotWhileEditing(t.db, page.id, w.member.id);
     expect(first).toMatchObject({ pageId: page.id, descriptionHtml: "<p>v1</p>", ownedById: w.member.id });
+    // The same person again within 10 minutes: their version is brought up to date.
     await client(t.app, w.member).patch(pageUrl(p, page.id), { description_html: "<p>v2</p>" });
-    expect(await maybeSnapshotWhileEditing(t.db, page.id)).toBeNull();
-    // Ten minutes later (moved back in time), the next edit saves one.
+    const same = await maybeSnapshotWhileEditing(t.db, page.id, w.member.id);
+    expect(same).toMatchObject({ id: first?.id, descriptionHtml: "<p>v2</p>", ownedById: w.member.id });
+    // Someone else's edit starts a version of their own: the member's keeps only the member's.
+    await client(t.app, w.admin).patch(pageUrl(p, page.id), { description_html: "<p>v3</p>" });
+    const theirs = await maybeSnapshotWhileEditing(t.db, page.id, w.admin.id);
+    expect(theirs).toMatchObject({ descriptionHtml: "<p>v3</p>", ownedById: w.admin.id });
+    expect(theirs?.id).not.toBe(first?.id);
+    // Unknown editor (a store that knows nobody): the page's last editor.
+    await client(t.app, w.member).patch(pageUrl(p, page.id), { description_html: "<p>v4</p>" });
+    const unknown = await maybeSnapshotWhileEditing(t.db, page.id);
+    expect(unknown).toMatchObject({ descriptionHtml: "<p>v4</p>", ownedById: w.member.id });
+    // Ten minutes after a version began (moved back in time), the same person gets a new one.
     await t.db
       .update(pageVersions)
-      .set({ lastSavedAt: new Date(Date.now() - 11 * 60 * 1000) })
-      .where(eq(pageVersions.pageId, page.id));
-    const second = await maybeSnapshotWhileEditing(t.db, page.id);
-    expect(second?.descriptionHtml).toBe("<p>v2</p>");
-    expect(second?.ownedById).toBe(w.member.id);
-    // Unchanged since the last one: nothing new even when due.
-    await t.db
-      .update(pageVersions)
-      .set({ lastSavedAt: new Date(Date.now() - 11 * 60 * 1000) })
-      .where(eq(pageVersions.pageId, page.id));
-    expect(await maybeSnapshotWhileEditing(t.db, page.id)).toBeNull();
+      .set({ createdAt: new Date(Date.now() - 11 * 60 * 1000) })
+      .where(eq(pageVersions.id, unknown?.id ?? ""));
+    await client(t.app, w.member).patch(pageUrl(p, page.id), { description_html: "<p>v5</p>" });
+    const later = await maybeSnapshotWhileEditing(t.db, page.id, w.member.id);
+    expect(later).toMatchObject({ descriptionHtml: "<p>v5</p>", ownedById: w.member.id });
+    expect(later?.id).not.toBe(unknown?.id);
+    // Unchanged since the latest version: nothing.
+    expect(await maybeSnapshotWhileEditing(t.db, page.id, w.admin.id)).toBeNull();
     expect(await maybeSnapshotWhileEditing(t.db, crypto.randomUUID())).toBeNull();
+    const kept = await versionsOf(page.id);
+    expect(kept.map((v) => [v.descriptionHtml, v.ownedById])).toEqual([
+      ["<p>v5</p>", w.member.id],
+      ["<p>v4</p>", w.member.id],
+      ["<p>v3</p>", w.admin.id],
+      ["<p>v2</p>", w.member.id],
+    ]);
+  });
+
+  it("credits the version saved before an archive or a restore to the page's last editor, not the archiver", async () => {
+    const page = await createPage(t, w.member, p, { description_html: "<p>Mine</p>" });
+    const url = pageUrl(p, page.id);
+    await client(t.app, w.member).patch(url, { description_html: "<p>Written by the member</p>" });
+    const archived = await client(t.app, w.admin).post(`${url}archive/`);
+    expect(archived.statusCode, archived.body).toBeLessThan(300);
+    const [saved] = await versionsOf(page.id);
+    expect(saved).toMatchObject({ descriptionHtml: "<p>Written by the member</p>", ownedById: w.member.id });
   });
 
   it(`keeps the newest ${PAGE_VERSIONS_KEPT}`, async () => {
     const page = await createPage(t, w.member, p);
     for (let i = 0; i < PAGE_VERSIONS_KEPT + 2; i++) {
-      await t.db.transaction((tx) => snapshotPageVersion(tx, page.id, null));
+      await t.db.transaction((tx) => snapshotPageVersion(tx, page.id));
     }
     expect(await versionsOf(page.id)).toHaveLength(PAGE_VERSIONS_KEPT);
   });
@@ -251,7 +282,7 @@ describe("versions", () => {
   it("refuses restore to guests (403) and on a locked page (400); 401; 404 for others", async () => {
     const page = await createPage(t, w.member, p, { description_html: "<p>One</p>" });
     const url = pageUrl(p, page.id);
-    const version = await t.db.transaction((tx) => snapshotPageVersion(tx, page.id, w.member.id));
+    const version = await t.db.transaction((tx) => snapshotPageVersion(tx, page.id));
     await client(t.app, w.member).patch(url, { description_html: "<p>Two</p>" });
     const restore = `${url}versions/${version.id}/restore/`;
     expect((await client(t.app, w.guest).post(restore)).statusCode).toBe(403);
@@ -267,7 +298,7 @@ describe("versions", () => {
 
     // Another page's version through this page, unknown ids, a private page of someone else.
     const other = await createPage(t, w.member, p);
-    const foreignVersion = await t.db.transaction((tx) => snapshotPageVersion(tx, other.id, null));
+    const foreignVersion = await t.db.transaction((tx) => snapshotPageVersion(tx, other.id));
     expect((await client(t.app, w.member).get(`${url}versions/${foreignVersion.id}/`)).statusCode).toBe(404);
     expect((await client(t.app, w.member).post(`${url}versions/${foreignVersion.id}/restore/`)).statusCode).toBe(404);
     expect((await client(t.app, w.member).get(`${url}versions/nope/`)).statusCode).toBe(404);

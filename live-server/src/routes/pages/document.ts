@@ -302,18 +302,25 @@ async function snapshotOf(tx: DbOrTx, page: PageRow): Promise<{ state: Uint8Arra
 }
 
 /**
- * Save the page's current body as a version, by `actorId` (null: the system). Used before
- * archiving and before restoring a version; runs in the caller's transaction and locks the page.
+ * Save the page's current body as a version, before archiving it or restoring an older version;
+ * runs in the caller's transaction and locks the page. The version is credited to the person
+ * whose edits it holds, the page's last editor (updated_by), not to whoever archives or
+ * restores: they changed nothing in it.
  */
-export async function snapshotPageVersion(tx: Tx, pageId: string, actorId: string | null): Promise<VersionRow> {
+export async function snapshotPageVersion(tx: Tx, pageId: string): Promise<VersionRow> {
   const page = await lockPageRow(tx, pageId);
-  return insertVersion(tx, page, await snapshotOf(tx, page), actorId);
+  return insertVersion(tx, page, await snapshotOf(tx, page), page.updatedById ?? page.ownedById);
 }
 
 /**
- * While a page is being edited, save a version at most once per PAGE_VERSION_INTERVAL_MS, and
- * only when the body changed since the last one. The live layer calls this from its store hook;
- * `actorId` is the last editor when known. Returns the new version, or null when none was due.
+ * While a page is being edited, keep versions as the reference does (its page_version_task):
+ * after each stored change by `actorId` (the last editor; null when unknown: the page's
+ * updated_by), the latest version is brought up to date when it is that person's and younger
+ * than PAGE_VERSION_INTERVAL_MS; otherwise a new version, theirs, is saved. So each version
+ * names the person whose edits it holds: someone else's edits start a version of their own,
+ * and one person's long session gives one version per interval. Nothing happens when the body
+ * is the latest version's. The live layer calls this from its store hook. Returns the version
+ * saved or brought up to date, or null.
  */
 export async function maybeSnapshotWhileEditing(
   db: Db,
@@ -324,14 +331,30 @@ export async function maybeSnapshotWhileEditing(
     const [page] = await tx.select().from(pages).where(eq(pages.id, pageId)).for("update");
     if (!page) return null;
     const [latest] = await tx
-      .select({ lastSavedAt: pageVersions.lastSavedAt, html: pageVersions.descriptionHtml })
+      .select()
       .from(pageVersions)
       .where(eq(pageVersions.pageId, pageId))
-      .orderBy(desc(pageVersions.lastSavedAt))
+      .orderBy(desc(pageVersions.lastSavedAt), desc(pageVersions.createdAt))
       .limit(1);
-    if (latest && Date.now() - latest.lastSavedAt.getTime() < PAGE_VERSION_INTERVAL_MS) return null;
     const snapshot = await snapshotOf(tx, page);
-    if (latest && latest.html === snapshot.html) return null;
-    return insertVersion(tx, page, snapshot, actorId ?? page.updatedById ?? page.ownedById);
+    if (latest && latest.descriptionHtml === snapshot.html) return null;
+    const editor = actorId ?? page.updatedById ?? page.ownedById;
+    if (latest && latest.ownedById === editor && Date.now() - latest.createdAt.getTime() < PAGE_VERSION_INTERVAL_MS) {
+      const now = new Date();
+      const [updated] = await tx
+        .update(pageVersions)
+        .set({
+          descriptionBinary: snapshot.state,
+          descriptionHtml: snapshot.html,
+          descriptionStripped: snapshot.stripped,
+          lastSavedAt: now,
+          updatedById: editor,
+          updatedAt: now,
+        })
+        .where(eq(pageVersions.id, latest.id))
+        .returning();
+      return updated ?? null;
+    }
+    return insertVersion(tx, page, snapshot, editor);
   });
 }

@@ -360,7 +360,7 @@ export async function archivePage(tx: Tx, emit: EmitFn, access: PageAccess): Pro
   requireOwnerOrAdmin(access, "archive");
   const page = await lockReadable(tx, access);
   if (page.archivedAt) throw badRequest("This page is already archived.", undefined, "PAGE_ARCHIVED");
-  await snapshotPageVersion(tx, page.id, access.user.id);
+  await snapshotPageVersion(tx, page.id);
   const archivedAt = new Date();
   const ids = [page.id, ...(await descendantIds(tx, page.workspaceId, page.id))];
   const rows = await tx
@@ -632,7 +632,7 @@ export async function restoreVersion(tx: Tx, emit: EmitFn, access: PageAccess, v
   const page = await lockReadable(tx, access);
   assertChangeable(page, { lockedToo: true });
   const version = await getVersion(tx, page.id, versionId);
-  await snapshotPageVersion(tx, page.id, access.user.id);
+  await snapshotPageVersion(tx, page.id);
   const target = version.descriptionBinary ? { state: version.descriptionBinary } : { html: version.descriptionHtml };
   const update = await replacementFor(tx, page, target);
   const row = await applyPageUpdate(tx, page, update, access.user.id);
