@@ -111,6 +111,52 @@ test.describe
       expect(violations).toEqual([]);
     });
 
+    test("started without APP_BASE_URL, the server's policy is one the browser takes whole", async ({ browser }) => {
+      // This run's server has APP_BASE_URL; `npm start` without it trusts the loopback names of
+      // PORT, [::1] among them. The policy such a server sends, on a page of its own origin: the
+      // browser must not log it as broken (it did: "invalid source: 'ws://[::1]:3000'").
+      const { loadConfig } = await import("../../live-server/src/config.ts");
+      const { pagePolicy } = await import("../../live-server/src/http/security-headers.ts");
+      const policy = pagePolicy(loadConfig({ DATA_DIR: "unused", SECRET_KEY: "x".repeat(40), PORT: "3000" }));
+      expect(policy).toContain("connect-src 'self'");
+      const probe = await browser.newPage();
+      const complaints: string[] = [];
+      probe.on("console", (message) => {
+        if (/Content Security Policy/i.test(message.text())) complaints.push(message.text());
+      });
+      await probe.route("http://localhost:3000/**", (route) =>
+        route.fulfill({
+          status: 200,
+          headers: { "content-type": "text/html", "content-security-policy": policy },
+          body: "<!doctype html><title>Policy</title><p id=ready>ready</p>",
+        }),
+      );
+      await probe.goto("http://localhost:3000/");
+      await expect(probe.locator("#ready")).toHaveText("ready");
+      // A socket to its own origin is allowed (only this one is opened; nothing answers it).
+      const allowed = await probe.evaluate(
+        () =>
+          new Promise<boolean>((resolve) => {
+            const blocked = () => resolve(false);
+            document.addEventListener("securitypolicyviolation", blocked);
+            try {
+              const socket = new WebSocket("ws://localhost:3000/live");
+              socket.onopen = () => {
+                socket.close();
+                resolve(true);
+              };
+              socket.onerror = () => resolve(true);
+              socket.onclose = () => resolve(true);
+            } catch {
+              resolve(false);
+            }
+          }),
+      );
+      expect(allowed).toBe(true);
+      expect(complaints).toEqual([]);
+      await probe.close();
+    });
+
     test("another site cannot frame the app", async ({ browser, baseURL }) => {
       const stranger = await browser.newPage();
       const refused = stranger.waitForEvent("console", (m) => /frame-ancestors/.test(m.text()));

@@ -136,3 +136,23 @@ describe("the page CSP with S3 storage", () => {
     ]);
   });
 });
+
+describe("the page CSP without APP_BASE_URL (the loopback names of PORT)", () => {
+  it("names no source a browser drops: sockets of localhost and 127.0.0.1, none of [::1]", () => {
+    const config = loadConfig({ DATA_DIR: "/tmp/unused", SECRET_KEY: "x".repeat(40), PORT: "3000" });
+    // [::1] is trusted (a page opened there may call the API and open /live)…
+    expect(config.trustedOrigins.has("http://[::1]:3000")).toBe(true);
+    const connect = directives(pagePolicy(config)).get("connect-src") ?? [];
+    expect(connect).toEqual(["'self'", "ws://localhost:3000", "ws://127.0.0.1:3000"]);
+    // …but a CSP host-source is a host name or an IPv4 address, never an IPv6 literal: Chrome
+    // logs "contains an invalid source: 'ws://[::1]:3000'" on every page load. 'self' covers a
+    // page served at [::1] and its own socket.
+    const hostSource = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d+|\*))?$/i;
+    for (const directive of directives(pagePolicy(config)).values()) {
+      for (const source of directive) {
+        if (source.startsWith("'") || source.endsWith(":")) continue;
+        expect(source).toMatch(hostSource);
+      }
+    }
+  });
+});

@@ -37,7 +37,13 @@ export function storageOrigin(storage: Config["storage"]): string | null {
 /** The Content-Security-Policy of the app's pages. */
 export function pagePolicy(config: Pick<Config, "trustedOrigins" | "storage">): string {
   const s3 = storageOrigin(config.storage);
-  const sockets = [...config.trustedOrigins].map((origin) => origin.replace(/^http/, "ws"));
+  // The live sockets of the trusted origins, for browsers whose 'self' leaves out ws: (CSP3's
+  // matches it). Not an IPv6 literal such as [::1] (an origin when APP_BASE_URL is unset): a
+  // source list can't name one, browsers log the policy as broken on every page load, and a
+  // page served there reaches its own socket through 'self' anyway.
+  const sockets = [...config.trustedOrigins]
+    .filter((origin) => !new URL(origin).hostname.startsWith("["))
+    .map((origin) => origin.replace(/^http/, "ws"));
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
     ["script-src", "'self'"],
