@@ -926,17 +926,21 @@ export async function addRelation(
         detail.relations = before;
       };
     },
+    // The server answers the related work items (as the reference does), not the relation map:
+    // the optimistic entry stands, and the map is read again for the stored relation's id.
     call: () =>
       api
         .post(`${itemPath(slug, projectId, id)}/issue-relation/`, {
           json: { relation_type: kind, issues: [related.id] },
           headers: mutationHeaders(),
         })
-        .json<RelationGroups>(),
+        .json<unknown[]>(),
     error: "Couldn't add the relation",
   });
   if (answer) {
-    detail.relations = answer;
+    loadRelations(slug, projectId, id).catch(() => {
+      // The optimistic entry stays until the next load.
+    });
     refreshTimeline(slug, projectId, id);
   }
 }

@@ -96,10 +96,11 @@ describe("cycles", () => {
       ].sort(),
     );
     for (const r of rows) {
+      // As the reference writes it: joining a cycle is "created", its empty side "".
       expect(activityOf(r)).toMatchObject({
         field: "cycles",
-        verb: "updated",
-        old_value: null,
+        verb: "created",
+        old_value: "",
         new_value: "Sprint A",
         old_identifier: null,
         new_identifier: a.id,
@@ -133,7 +134,12 @@ describe("cycles", () => {
         [f.w.member.id, PROPERTY, `${by} removed ${key} from the cycle Sprint B`],
       ].sort(),
     );
-    expect(activityOf(rows[0] as Row)).toMatchObject({ old_identifier: b.id, new_identifier: null, new_value: null });
+    expect(activityOf(rows[0] as Row)).toMatchObject({
+      verb: "deleted",
+      old_identifier: b.id,
+      new_identifier: null,
+      new_value: "",
+    });
     before += rows.length;
 
     // Setting the cycle it is already out of changes nothing and tells no one.
@@ -247,10 +253,10 @@ describe("modules", () => {
     );
     expect(activityOf(rows.find((r) => r.title.endsWith("Checkout")) as Row)).toMatchObject({
       field: "modules",
-      verb: "updated",
+      verb: "created",
       new_value: "Checkout",
       new_identifier: m1.id,
-      old_value: null,
+      old_value: "",
       old_identifier: null,
       actor: f.member2.id,
     });
@@ -264,7 +270,12 @@ describe("modules", () => {
         [f.w.member.id, PROPERTY, `${by} removed ${key} from the module Checkout`],
       ].sort(),
     );
-    expect(activityOf(rows[0] as Row)).toMatchObject({ old_value: "Checkout", old_identifier: m1.id, new_value: null });
+    expect(activityOf(rows[0] as Row)).toMatchObject({
+      verb: "deleted",
+      old_value: "Checkout",
+      old_identifier: m1.id,
+      new_value: "",
+    });
   });
 
   it("modules/{id}/issues/ add and remove, and issues/{id}/modules/: followers told, never the actor", async () => {

@@ -93,7 +93,13 @@ describe("issue.created", () => {
         project_id: f.project.id,
         state_group: "backlog",
       },
-      issue_activity: { verb: "created", field: "assignees", new_identifier: f.w.member.id, actor: f.w.admin.id },
+      issue_activity: {
+        verb: "updated",
+        field: "assignees",
+        old_value: "",
+        new_identifier: f.w.member.id,
+        actor: f.w.admin.id,
+      },
     });
     expect(seen).toHaveLength(1);
     expect(seen[0]).toMatchObject({

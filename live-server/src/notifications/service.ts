@@ -150,6 +150,10 @@ const FIELD_LABEL: Record<string, string> = {
   estimate_point: "estimate",
   start_date: "start date",
   target_date: "due date",
+  // The history names an estimate row after the estimate's type, as the reference does.
+  estimate_points: "estimate",
+  estimate_categories: "estimate",
+  estimate_time: "estimate",
   labels: "labels",
   cycles: "cycle",
   modules: "modules",
@@ -221,9 +225,14 @@ function toActivity(row: ActivityRow): NotificationActivity {
 /** The list in the event's item that a per-member history row adds to or removes from. */
 const LIST_OF = { assignees: "assignee_ids", labels: "label_ids", modules: "module_ids" } as const;
 
+/** A row's field in changed_fields' terms: estimate rows are named after the estimate's type. */
+const fieldOf = (row: Pick<ActivityRow, "field">): string =>
+  row.field?.startsWith("estimate_") ? "estimate_point" : (row.field ?? "");
+
 /** Does this history row agree with the item as the event presents it after the change? */
 function agreesWith(row: ActivityRow, data: Record<string, unknown>): boolean {
-  switch (row.field) {
+  const field = fieldOf(row);
+  switch (field) {
     case "state":
       return row.new_identifier === str(data.state_id);
     case "parent":
@@ -236,11 +245,12 @@ function agreesWith(row: ActivityRow, data: Record<string, unknown>): boolean {
     case "priority":
     case "start_date":
     case "target_date":
-      return row.new_value === str(data[row.field]);
+      // A cleared date is "" in the history (as the reference writes it), null on the item.
+      return (row.new_value || null) === str(data[field]);
     case "assignees":
     case "labels":
     case "modules": {
-      const now = strList(data[LIST_OF[row.field]]);
+      const now = strList(data[LIST_OF[field]]);
       if (row.new_identifier && !now.includes(row.new_identifier)) return false;
       return !(row.old_identifier && now.includes(row.old_identifier));
     }
@@ -406,7 +416,14 @@ export class NotificationService {
       drafts.push({
         receiverId: id,
         kind: "assigned",
-        activity: synthetic(event, "created", "assignees", { new_value: r.name, new_identifier: id }, at),
+        // As the history row of a creation's assignee reads (the reference's "added assignee").
+        activity: synthetic(
+          event,
+          "updated",
+          "assignees",
+          { old_value: "", new_value: r.name, new_identifier: id },
+          at,
+        ),
       });
     }
     for (const id of mentioned) {
@@ -702,7 +719,8 @@ async function historyOfChange(tx: Tx, event: DomainEvent, expected: Set<string>
           new_identifier::text as new_identifier, actor_id::text as actor_id, comment_id::text as comment_id,
           created_at, xmin::text as tx
         from issue_activities
-        where issue_id = ${event.entity_id}::uuid and verb = 'updated'
+        where issue_id = ${event.entity_id}::uuid
+          and (verb in ('updated', 'removed') or (field in ('cycles', 'modules') and verb in ('created', 'deleted')))
         order by created_at desc, id desc
         limit 200`,
   );
@@ -717,7 +735,7 @@ async function historyOfChange(tx: Tx, event: DomainEvent, expected: Set<string>
   for (const group of groups.values()) {
     if (group.some((r) => r.actor_id !== event.actor_id)) continue;
     if (group.every((r) => new Date(r.created_at).getTime() < notBefore)) break;
-    const fields = new Set(group.map((r) => r.field ?? ""));
+    const fields = new Set(group.map(fieldOf));
     if (fields.size !== expected.size || [...expected].some((f) => !fields.has(f))) continue;
     if (!group.every((r) => agreesWith(r, event.data))) continue;
     // Oldest first, as they were written.

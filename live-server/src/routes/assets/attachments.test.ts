@@ -111,8 +111,16 @@ describe("work-item attachments: the whole flow", () => {
       .select()
       .from(issueActivities)
       .where(and(eq(issueActivities.issueId, issue.id), eq(issueActivities.field, "attachment")));
+    // As the reference records it: the asset itself (where it is read) and its id.
     expect(created).toMatchObject([
-      { verb: "created", actorId: w.member.id, newValue: "diagram.png", newIdentifier: requested.asset_id },
+      {
+        verb: "created",
+        actorId: w.member.id,
+        oldValue: null,
+        newValue: requested.attachment.asset_url,
+        newIdentifier: requested.asset_id,
+        comment: "created an attachment",
+      },
     ]);
     expect(events.map((e) => [e.type, e.entity_id, e.project_id, e.actor_id])).toEqual([
       ["attachment.created", requested.asset_id, p.id, w.member.id],
@@ -167,8 +175,16 @@ describe("work-item attachments: the whole flow", () => {
       .select()
       .from(issueActivities)
       .where(and(eq(issueActivities.issueId, issue.id), eq(issueActivities.verb, "deleted")));
+    // The reference records only that an attachment went.
     expect(deleted).toMatchObject([
-      { field: "attachment", oldValue: "diagram.png", oldIdentifier: requested.asset_id },
+      {
+        field: "attachment",
+        oldValue: null,
+        newValue: null,
+        oldIdentifier: null,
+        newIdentifier: null,
+        comment: "deleted the attachment",
+      },
     ]);
     expect((await client(t.app, w.admin).get(base)).json()).toEqual([]);
     expect((await client(t.app, w.admin).get(requested.attachment.asset_url)).statusCode).toBe(404);

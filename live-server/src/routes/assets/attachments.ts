@@ -15,7 +15,7 @@ import { requireUuid } from "../../http/ids.ts";
 import { type IssueAccess, issueAccess } from "../../policies/access.ts";
 import { recordActivity } from "../../services/issue-activity.ts";
 import type { Storage } from "../../storage/index.ts";
-import { type AssetRow, presentAttachment } from "./presenter.ts";
+import { type AssetRow, assetUrl, presentAttachment } from "./presenter.ts";
 import { checkUploadRequest, confirmUpload, createAssetUpload, uploadRequestFields } from "./service.ts";
 
 const BASE = "/api/assets/v2/workspaces/:slug/projects/:projectId/issues/:issueId/attachments/";
@@ -110,9 +110,10 @@ export function attachmentRoutes(app: FastifyInstance, storage: Storage): void {
         projectId: access.project.id,
         issueId: access.issue.id,
         actorId: access.user.id,
+        // As the reference: the asset itself (where it is read) and its id.
         verb: "created",
         field: "attachment",
-        newValue: row.name,
+        newValue: assetUrl(row, access.workspace.slug),
         newIdentifier: row.id,
       });
       const data = presentAttachment(row, access.workspace.slug);
@@ -147,10 +148,9 @@ export function attachmentRoutes(app: FastifyInstance, storage: Storage): void {
         projectId: access.project.id,
         issueId: access.issue.id,
         actorId: access.user.id,
+        // The reference records only that an attachment went.
         verb: "deleted",
         field: "attachment",
-        oldValue: row.name,
-        oldIdentifier: row.id,
       });
       emit(
         "attachment.deleted",

@@ -331,9 +331,10 @@ describe("cycle work items", () => {
     const rows = await t.db.select().from(cycleIssues).where(eq(cycleIssues.issueId, x.id));
     expect(rows.map((r) => r.cycleId)).toEqual([b.id]);
     const history = (await activitiesOf(t, x.id)).filter((h) => h.field === "cycles");
-    expect(history.map((h) => [h.oldValue, h.newValue])).toEqual([
-      [null, "A"],
-      ["A", "B"],
+    // As the reference writes them: joining is "created" ("" → A), moving "updated" (A → B).
+    expect(history.map((h) => [h.verb, h.oldValue, h.newValue])).toEqual([
+      ["created", "", "A"],
+      ["updated", "A", "B"],
     ]);
     expect(eventsOf(f, "issue.updated", x.id).at(-1)?.data).toMatchObject({
       cycle_id: b.id,

@@ -62,7 +62,16 @@ describe("comments", () => {
     expect(await Promise.all(committed)).toEqual([true]);
     expect(await isSubscribed(item.id, f.w.member.id)).toBe(true);
     const history = (await activityOf(t, item.id)).filter((a) => a.field === "comment");
-    expect(history).toMatchObject([{ verb: "created", commentId: comment.id, newValue: "Looks good" }]);
+    // As the reference: the comment's HTML, the comment named in new_identifier too.
+    expect(history).toMatchObject([
+      {
+        verb: "created",
+        commentId: comment.id,
+        newValue: comment.comment_html,
+        newIdentifier: comment.id,
+        comment: "created a comment",
+      },
+    ]);
   });
 
   it("lists oldest first, fetches incrementally, and lets guests read", async () => {

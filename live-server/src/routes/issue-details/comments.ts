@@ -143,7 +143,7 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
         await recordItemActivity(tx, access, {
           verb: "created",
           field: "comment",
-          newValue: stripped,
+          newValue: row.commentHtml,
           newIdentifier: row.id,
           commentId: row.id,
         });
@@ -177,8 +177,8 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
           await recordItemActivity(tx, access, {
             verb: "updated",
             field: "comment",
-            oldValue: before.commentStripped,
-            newValue: row.commentStripped,
+            oldValue: before.commentHtml,
+            newValue: row.commentHtml,
             oldIdentifier: row.id,
             newIdentifier: row.id,
             commentId: row.id,
@@ -206,10 +206,9 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
           .returning({ id: issueComments.id });
         if (deleted.length === 0) throw notFound("Comment");
         await recordItemActivity(tx, access, {
+          // The reference keeps only which comment it was.
           verb: "deleted",
           field: "comment",
-          oldValue: before.commentStripped,
-          oldIdentifier: before.id,
           commentId: before.id,
         });
         emit("comment.deleted", scopeOf(access, before.id), presented ?? {});

@@ -32,7 +32,7 @@ describe("history", () => {
     expect(rows.map((r) => r.comment_html ?? `${r.field}:${r.verb}`)).toEqual([
       "link:created",
       "<p>first</p>",
-      "relates_to:created",
+      "relates_to:updated",
     ]);
     expect(rows[0]).toMatchObject({
       field: "link",
@@ -43,6 +43,14 @@ describe("history", () => {
       issue: item.id,
       project: f.project.id,
       workspace: f.w.workspaceId,
+      // The reference's serializer: the row's sentence, the details its client builds links from.
+      comment: "created a link",
+      issue_comment: null,
+      attachments: [],
+      epoch: expect.any(Number),
+      workspace_detail: { id: f.w.workspaceId, slug: f.w.slug },
+      project_detail: { id: f.project.id, identifier: f.project.identifier },
+      issue_detail: { id: item.id, sequence_id: item.sequenceId },
     });
     expect(rows[1]).toMatchObject({ id: comment.id, actor_detail: { id: f.w.member.id } });
 

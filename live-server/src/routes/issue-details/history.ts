@@ -6,13 +6,15 @@
  * only what is newer (incremental refresh).
  *
  * Comment and reaction activity rows are kept for the record (notifications, webhooks) but not
- * listed: the comments themselves show, and reactions are not history.
+ * listed: the comments themselves show, and reactions are not history. Rows are written as the
+ * reference writes them (services/issue-activity.ts) and presented in its shape.
  */
 import { and, asc, eq, isNull, notInArray, or } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { issueActivities, issueComments } from "../../db/schema.ts";
 import { parse } from "../../http/errors.ts";
+import type { IssueAccess } from "../../policies/access.ts";
 import {
   type ActorDetail,
   ITEM_TYPES,
@@ -34,8 +36,8 @@ const ACTIVITY_KINDS = {
 } as const;
 type ActivityKind = (typeof ACTIVITY_KINDS)[keyof typeof ACTIVITY_KINDS];
 
-/** Activity fields the history leaves out (see the module comment). */
-const UNLISTED_FIELDS = ["comment", "reaction", "comment_reaction"];
+/** Activity fields the history leaves out (see the module comment), as the reference leaves them out. */
+const UNLISTED_FIELDS = ["comment", "reaction", "comment_reaction", "vote", "draft"];
 
 const historyQuery = z.object({
   activity_type: z
@@ -66,23 +68,63 @@ const historyQuery = z.object({
 
 type ActivityRow = typeof issueActivities.$inferSelect;
 
-function presentActivity(row: ActivityRow, actor: ActorDetail | undefined) {
+/** What every row of one item's history shares: the reference's workspace/project/issue details. */
+function rowContext(access: IssueAccess) {
+  const { workspace, project, issue } = access;
+  return {
+    workspace_detail: { id: workspace.id, name: workspace.name, slug: workspace.slug, logo_url: workspace.logoUrl },
+    project_detail: {
+      id: project.id,
+      identifier: project.identifier,
+      name: project.name,
+      cover_image: project.coverImage,
+      cover_image_url: project.coverImage,
+      logo_props: project.logoProps,
+      description: project.description,
+    },
+    issue_detail: {
+      id: issue.id,
+      name: issue.name,
+      priority: issue.priority,
+      start_date: issue.startDate,
+      target_date: issue.targetDate,
+      sequence_id: issue.sequenceId,
+      sort_order: issue.sortOrder,
+      is_draft: issue.isDraft,
+    },
+  };
+}
+
+/**
+ * One history row in the reference's shape (its IssueActivitySerializer): `comment` is the
+ * row's sentence, `issue_comment` the comment a comment row is about, `epoch` its time in
+ * seconds; the details let its web client build links (a profile, a cycle) from the row.
+ */
+function presentActivity(row: ActivityRow, actor: ActorDetail | undefined, context: ReturnType<typeof rowContext>) {
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
     updated_at: row.createdAt.toISOString(),
+    deleted_at: null,
     verb: row.verb,
     field: row.field,
     old_value: row.oldValue,
     new_value: row.newValue,
+    comment: row.comment,
+    attachments: [],
     old_identifier: row.oldIdentifier,
     new_identifier: row.newIdentifier,
-    comment: row.commentId,
+    epoch: Math.floor(row.createdAt.getTime() / 1000),
+    created_by: null,
+    updated_by: null,
+    issue_comment: row.commentId,
     actor: row.actorId,
     actor_detail: actor ?? null,
     workspace: row.workspaceId,
     project: row.projectId,
     issue: row.issueId,
+    ...context,
+    source_data: null,
   };
 }
 type PresentedActivity = ReturnType<typeof presentActivity>;
@@ -115,7 +157,8 @@ export async function registerHistoryRoutes(app: FastifyInstance): Promise<void>
             db,
             rows.map((r) => r.actorId),
           );
-          activities = rows.map((r) => presentActivity(r, r.actorId ? actors.get(r.actorId) : undefined));
+          const context = rowContext(access);
+          activities = rows.map((r) => presentActivity(r, r.actorId ? actors.get(r.actorId) : undefined, context));
         }
 
         let comments: PresentedComment[] = [];

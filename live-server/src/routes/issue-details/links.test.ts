@@ -63,11 +63,11 @@ describe("work-item links", () => {
     expect((await member.delete(`${url}${link.id}/`)).statusCode).toBe(404);
 
     const history = (await activityOf(t, item.id)).filter((a) => a.field === "link");
-    expect(history.map((a) => [a.verb, a.oldValue, a.newValue])).toEqual([
-      ["created", null, "https://example.com/spec"],
-      ["updated", "https://example.com/spec", "http://example.org/other"],
-      ["updated", "http://example.org/other", "http://example.org/other"],
-      ["deleted", "http://example.org/other", null],
+    // As the reference: only a new URL is history (not a new title); a removal keeps the URL, no ids.
+    expect(history.map((a) => [a.verb, a.oldValue, a.newValue, a.oldIdentifier, a.newIdentifier, a.comment])).toEqual([
+      ["created", null, "https://example.com/spec", null, link.id, "created a link"],
+      ["updated", "https://example.com/spec", "http://example.org/other", link.id, link.id, "updated a link"],
+      ["deleted", "http://example.org/other", "", null, null, "deleted the link"],
     ]);
   });
 

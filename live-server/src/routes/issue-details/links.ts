@@ -173,7 +173,8 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
           .where(and(eq(issueLinks.id, before.id), eq(issueLinks.issueId, access.issue.id)))
           .returning();
         if (!row) throw notFound("Link");
-        if (row.url !== before.url || row.title !== before.title) {
+        // The reference records a link's new URL, not a new title.
+        if (row.url !== before.url) {
           await recordItemActivity(tx, access, {
             verb: "updated",
             field: "link",
@@ -200,10 +201,11 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
           .returning({ id: issueLinks.id });
         if (deleted.length === 0) throw notFound("Link");
         await recordItemActivity(tx, access, {
+          // As the reference: the URL it was, no identifiers.
           verb: "deleted",
           field: "link",
           oldValue: before.url,
-          oldIdentifier: before.id,
+          newValue: "",
         });
         emit("link.deleted", scopeOf(access, before.id), presented ?? {});
       });

@@ -74,8 +74,7 @@ type ReactionTarget<Row extends ReactionRow> = {
   /** The reactions' column naming what they are on, and its value here. */
   on: typeof issueReactions.issueId | typeof commentReactions.commentId;
   onId: string;
-  /** The history row's field; a comment's reactions also name the comment. */
-  field: "reaction" | "comment_reaction";
+  /** A comment's reactions also name the comment in their history row (field "reaction" either way, as the reference writes it). */
   commentId?: string;
   insert: (tx: Tx, reaction: string) => Promise<Row | undefined>;
   present: (db: DbOrTx, rows: Row[]) => Promise<Record<string, unknown>[]>;
@@ -87,7 +86,6 @@ function issueTarget(access: IssueAccess): ReactionTarget<IssueReactionRow> {
     table: issueReactions,
     on: issueReactions.issueId,
     onId: access.issue.id,
-    field: "reaction",
     insert: async (tx, reaction) => {
       const [row] = await tx
         .insert(issueReactions)
@@ -112,7 +110,6 @@ function commentTarget(access: IssueAccess & { comment: { id: string } }): React
     table: commentReactions,
     on: commentReactions.commentId,
     onId: access.comment.id,
-    field: "comment_reaction",
     commentId: access.comment.id,
     insert: async (tx, reaction) => {
       const [row] = await tx
@@ -173,7 +170,7 @@ async function addReaction<Row extends ReactionRow>(
     }
     await recordItemActivity(tx, access, {
       verb: "created",
-      field: target.field,
+      field: "reaction",
       newValue: reaction,
       newIdentifier: inserted.id,
       commentId: target.commentId,
@@ -212,7 +209,7 @@ async function removeReaction<Row extends ReactionRow>(
     if (deleted.length === 0) throw notFound("Reaction");
     await recordItemActivity(tx, access, {
       verb: "deleted",
-      field: target.field,
+      field: "reaction",
       oldValue: row.reaction,
       oldIdentifier: row.id,
       commentId: target.commentId,

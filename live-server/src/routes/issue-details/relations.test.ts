@@ -51,31 +51,49 @@ describe("relations", () => {
       as(t, f.w.member).post(`${itemUrl(f.project, a)}/issue-relation/`, { relation_type: "blocking", issues: [b.id] }),
     );
     expect(res.statusCode, res.body).toBe(201);
-    expect(idsIn(res.json())).toEqual({ blocking: [b.id] });
-    const blocking = res.json().blocking[0];
-    expect(blocking).toMatchObject({
-      id: b.id,
-      name: b.name,
-      sequence_id: b.sequenceId,
-      project_id: f.project.id,
-      project_identifier: f.project.identifier,
-      state_id: b.stateId,
-      priority: "none",
-      relation_type: "blocking",
-    });
+    // The reference answers the related work items (relation_type as stored: blocking is kept as
+    // the other item's blocked_by), not the relation map.
+    const rows = await relationRows(a.id);
+    expect(res.json()).toEqual([
+      expect.objectContaining({
+        id: b.id,
+        name: b.name,
+        sequence_id: b.sequenceId,
+        project_id: f.project.id,
+        project_identifier: f.project.identifier,
+        state_id: b.stateId,
+        priority: "none",
+        relation_type: "blocked_by",
+        relation_id: rows[0]?.id,
+        created_by: f.w.member.id,
+        updated_by: f.w.member.id,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      }),
+    ]);
+    expect(idsIn(await groupsOf(f.project, a))).toEqual({ blocking: [b.id] });
 
     // One row: b blocked_by a.
-    const rows = await relationRows(a.id);
     expect(rows.map((r) => [r.issueId, r.relatedIssueId, r.relationType])).toEqual([[b.id, a.id, "blocked_by"]]);
     expect(idsIn(await groupsOf(f.project, b))).toEqual({ blocked_by: [a.id] });
     expect(idsIn(await groupsOf(f.project, a, f.w.guest))).toEqual({ blocking: [b.id] });
 
+    // As the reference writes an added relation: "updated", "" → the other's key, the other in old_identifier.
     const ref = (i: ItemRow) => `${f.project.identifier}-${i.sequenceId}`;
-    expect((await activityOf(t, a.id)).map((x) => [x.field, x.verb, x.newValue, x.newIdentifier])).toEqual([
-      ["blocking", "created", ref(b), b.id],
+    const shape = (x: Awaited<ReturnType<typeof activityOf>>[number]) => [
+      x.field,
+      x.verb,
+      x.oldValue,
+      x.newValue,
+      x.oldIdentifier,
+      x.newIdentifier,
+      x.comment,
+    ];
+    expect((await activityOf(t, a.id)).map(shape)).toEqual([
+      ["blocking", "updated", "", ref(b), b.id, null, "added blocking relation"],
     ]);
-    expect((await activityOf(t, b.id)).map((x) => [x.field, x.verb, x.newValue, x.newIdentifier])).toEqual([
-      ["blocked_by", "created", ref(a), a.id],
+    expect((await activityOf(t, b.id)).map(shape)).toEqual([
+      ["blocked_by", "updated", "", ref(a), a.id, null, "added blocked_by relation"],
     ]);
     expect(events.map((e) => e.type)).toEqual(["relation.created"]);
     expect(events[0]).toMatchObject({
@@ -137,9 +155,9 @@ describe("relations", () => {
     expect(idsIn(await groupsOf(f.project, a))).toEqual({ relates_to: [b.id] });
     // The replacement's two rows share one transaction time on PostgreSQL: compare as a set.
     expect((await activityOf(t, a.id)).map((x) => `${x.field}:${x.verb}`).sort()).toEqual([
-      "blocking:created",
       "blocking:deleted",
-      "relates_to:created",
+      "blocking:updated",
+      "relates_to:updated",
     ]);
   });
 
@@ -161,9 +179,13 @@ describe("relations", () => {
     expect(removed.statusCode, removed.body).toBe(204);
     expect(events.map((e) => e.type)).toEqual(["relation.deleted"]);
     expect(idsIn(await groupsOf(f.project, a))).toEqual({ blocking: [c.id] });
-    expect((await activityOf(t, b.id)).map((x) => [x.field, x.verb, x.oldIdentifier])).toEqual([
-      ["blocked_by", "created", null],
-      ["blocked_by", "deleted", a.id],
+    const key = (i: ItemRow) => `${f.project.identifier}-${i.sequenceId}`;
+    expect((await activityOf(t, b.id)).map((x) => [x.field, x.verb, x.oldValue, x.newValue, x.oldIdentifier])).toEqual([
+      ["blocked_by", "updated", "", key(a), a.id],
+      ["blocked_by", "deleted", key(a), "", a.id],
+    ]);
+    expect((await activityOf(t, a.id)).filter((x) => x.verb === "deleted").map((x) => [x.field, x.comment])).toEqual([
+      ["blocking", "deleted blocked_by relation"],
     ]);
 
     expect((await member.delete(`${itemUrl(f.project, c)}/issue-relation/${a.id}/`)).statusCode).toBe(204);
@@ -189,7 +211,7 @@ describe("relations", () => {
       [f.project.id, a.id],
       [other.id, x.id],
     ]);
-    expect(res.json().duplicate[0]).toMatchObject({ id: x.id, project_identifier: second.identifier });
+    expect(res.json()).toEqual([expect.objectContaining({ id: x.id, project_identifier: second.identifier })]);
     expect(idsIn(await groupsOf(other, x))).toEqual({ duplicate: [a.id] });
     expect((await activityOf(t, x.id)).map((r) => [r.projectId, r.field])).toEqual([[other.id, "duplicate"]]);
     // The guest is not in the second project: the relation is invisible to them.

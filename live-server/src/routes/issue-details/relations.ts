@@ -1,6 +1,7 @@
 /**
  * Relations between work items: GET/POST {type}/:id/issue-relation/, POST …/remove-relation/ and
- * DELETE …/issue-relation/:relatedId/.
+ * DELETE …/issue-relation/:relatedId/. GET answers the relation map (every type, as seen from
+ * the item); POST answers the related work items, one per item named (presentPosted).
  *
  * A related pair is stored once: "A blocking B" is the row (B, A, blocked_by), "A start_after B"
  * is (B, A, start_before), "A finish_after B" is (B, A, finish_before); relates_to and duplicate
@@ -204,6 +205,11 @@ async function recordRelationChange(
 ) {
   const { type } = seenFrom(row, self.id);
   const inverse = INVERSE_RELATION[type];
+  // As the reference writes them: a new relation is an "updated" row ("" → the other item's
+  // key), a removed one a "deleted" row (its key → ""); either way old_identifier names the
+  // other item. (The reference's inverse row on removal keeps the type for all but
+  // blocking/blocked_by and names the row's own item: we write the true inverse and the other
+  // item, as its rows on creation do.) A removal's sentence names the type as the caller saw it.
   const entry = (on: RelatedItem, field: RelationType, about: RelatedItem): ActivityInput => {
     const name = itemIdentifier(about.project_identifier, about.sequence_id);
     return {
@@ -211,11 +217,12 @@ async function recordRelationChange(
       projectId: on.project_id,
       issueId: on.id,
       actorId: access.user.id,
-      verb: change,
+      verb: change === "created" ? "updated" : "deleted",
       field,
+      oldIdentifier: about.id,
       ...(change === "created"
-        ? { newValue: name, newIdentifier: about.id }
-        : { oldValue: name, oldIdentifier: about.id }),
+        ? { oldValue: "", newValue: name, comment: `added ${field} relation` }
+        : { oldValue: name, newValue: "", comment: `deleted ${type} relation` }),
     };
   };
   await recordActivity(tx, [entry(self, type, other), entry(other, inverse, self)]);
@@ -241,6 +248,34 @@ async function recordRelationChange(
       data(other, self, inverse),
     );
   }
+}
+
+/**
+ * One related item as POST issue-relation/ answers it: the reference answers the related work
+ * items (its IssueRelationSerializer / RelatedIssueSerializer: the other item's id, project_id,
+ * sequence_id, name, state_id and priority, with the relation's relation_type as stored — the
+ * reference stores blocking, start_after and finish_after as their inverse — and its audit
+ * fields), which its web client adds to its work-item store. Our lite fields come along.
+ */
+type PostedRelation = RelatedItem & {
+  relation_type: RelationType;
+  relation_id: string;
+  created_by: string | null;
+  updated_by: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+function presentPosted(other: RelatedItem, row: RelationRow): PostedRelation {
+  return {
+    ...other,
+    relation_type: row.relationType as RelationType,
+    relation_id: row.id,
+    created_by: row.createdById,
+    updated_by: row.updatedById,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
 }
 
 /** The rows linking the pair, in either direction (at most one once this module wrote them). */
@@ -304,6 +339,7 @@ export async function registerRelationRoutes(app: FastifyInstance): Promise<void
       const result = await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
         await lockItems(tx, [access.issue.id, ...ids]);
         const self = await selfItem(tx, access);
+        const answered: PostedRelation[] = [];
         for (const id of ids) {
           const other = targets.get(id);
           if (!other) continue;
@@ -317,7 +353,10 @@ export async function registerRelationRoutes(app: FastifyInstance): Promise<void
           );
           // Relating again the same way changes nothing; another relation of the pair is replaced.
           for (const row of existing) if (row !== same) await deleteRelation(tx, emit, access, self, other, row);
-          if (same) continue;
+          if (same) {
+            answered.push(presentPosted(other, same));
+            continue;
+          }
           const [row] = await tx
             .insert(issueRelations)
             .values({
@@ -330,8 +369,9 @@ export async function registerRelationRoutes(app: FastifyInstance): Promise<void
             .returning();
           if (!row) throw new Error("relation insert failed");
           await recordRelationChange(tx, emit, access, self, other, row, "created");
+          answered.push(presentPosted(other, row));
         }
-        return relationGroups(tx, access);
+        return answered;
       });
       return reply.status(201).send(result);
     });

@@ -66,7 +66,7 @@ describe("sub-issues", () => {
 
     const ref = (seq: number) => `${f.project.identifier}-${seq}`;
     expect((await activityOf(t, a.id)).map((x) => [x.field, x.verb, x.oldValue, x.newValue, x.newIdentifier])).toEqual([
-      ["parent", "updated", null, ref(parent.sequenceId), parent.id],
+      ["parent", "updated", "", ref(parent.sequenceId), parent.id],
     ]);
     expect((await activityOf(t, parent.id)).map((x) => [x.field, x.verb, x.newIdentifier]).sort()).toEqual(
       [

@@ -25,7 +25,11 @@ describe("archive and restore", () => {
     expect(typeof archivedAt).toBe("string");
     expect((await issueRow(t, item.id))?.archivedAt?.toISOString()).toBe(archivedAt);
     expect(eventsOf(f, "issue.archived", item.id)[0]?.client_mutation_id).toBe("m-arch");
-    expect((await activitiesOf(t, item.id)).some((a) => a.verb === "archived")).toBe(true);
+    // As the reference: an "updated" row of archived_at, "manual_archive" when a person archived it.
+    const archivedRows = (await activitiesOf(t, item.id)).filter((a) => a.field === "archived_at");
+    expect(archivedRows.map((a) => [a.verb, a.oldValue, a.newValue, a.comment])).toEqual([
+      ["updated", null, "manual_archive", "Actor has archived the issue"],
+    ]);
 
     const list = (await client(t.app, f.w.member).get(`${f.project.url}/issues/`)).json();
     expect(list.results.map((i: { id: string }) => i.id)).not.toContain(item.id);
@@ -48,6 +52,13 @@ describe("archive and restore", () => {
     expect(restore.statusCode, restore.body).toBe(200);
     expect(restore.json().archived_at).toBeNull();
     expect(eventsOf(f, "issue.restored", item.id)).toHaveLength(1);
+    const restoredRow = (await activitiesOf(t, item.id)).find((a) => a.newValue === "restore");
+    expect(restoredRow).toMatchObject({
+      field: "archived_at",
+      verb: "updated",
+      oldValue: "archive",
+      comment: "has restored the issue",
+    });
     expect((await client(t.app, f.w.member).get(archiveUrl(item.id))).statusCode).toBe(404);
     expect((await client(t.app, f.w.member).delete(archiveUrl(item.id))).statusCode).toBe(400);
   });

@@ -77,9 +77,20 @@ describe("POST /issues/", () => {
 
     const subs = await t.db.select().from(issueSubscribers).where(eq(issueSubscribers.issueId, body.id));
     expect(subs.map((s) => s.subscriberId).sort()).toEqual([f.w.admin.id, f.w.member.id].sort());
+    // The reference's creation history: the created row, then one "added assignee" row each.
     const history = await activitiesOf(t, body.id);
-    expect(history).toHaveLength(1);
-    expect(history[0]).toMatchObject({ verb: "created", actorId: f.w.member.id });
+    expect(history).toHaveLength(2);
+    expect(history.find((a) => a.field === null)).toMatchObject({
+      verb: "created",
+      actorId: f.w.member.id,
+      newValue: null,
+      comment: "created the issue",
+    });
+    expect(history.find((a) => a.field === "assignees")).toMatchObject({
+      verb: "updated",
+      oldValue: "",
+      newIdentifier: f.w.admin.id,
+    });
     const [event] = eventsOf(f, "issue.created", body.id);
     expect(event).toMatchObject({
       workspace_id: f.w.workspaceId,

@@ -9,6 +9,7 @@ import { htmlToPlainText, sanitizeRichText } from "../../content/sanitize.ts";
 import { queryRows, type Tx } from "../../db/client.ts";
 import {
   estimatePoints,
+  estimates,
   issueAssignees,
   issueLabels,
   issues,
@@ -295,7 +296,11 @@ export async function createIssue(
   return presented;
 }
 
-/** History and subscriptions of a newly visible item (created, or a published draft). */
+/**
+ * History and subscriptions of a newly visible item (created, or a published draft). As the
+ * reference records a creation: the "created" row (no field, no values), then one "added
+ * assignee" row per assignee.
+ */
 async function announceCreated(tx: Tx, actorId: string, row: IssueRow, assigneeIds: string[]) {
   await ensureSubscribed(tx, row, [row.createdById ?? actorId, ...assigneeIds]);
   await recordDescriptionVersion(
@@ -304,15 +309,24 @@ async function announceCreated(tx: Tx, actorId: string, row: IssueRow, assigneeI
     { html: row.descriptionHtml, stripped: row.descriptionStripped, state: row.descriptionBinary },
     actorId,
   );
-  await recordActivity(tx, {
-    workspaceId: row.workspaceId,
-    projectId: row.projectId,
-    issueId: row.id,
-    actorId,
-    verb: "created",
-    field: null,
-    newValue: row.name,
-  });
+  const base = { workspaceId: row.workspaceId, projectId: row.projectId, issueId: row.id, actorId };
+  const names = assigneeIds.length
+    ? new Map(
+        (
+          await tx.select({ id: users.id, name: users.displayName }).from(users).where(inArray(users.id, assigneeIds))
+        ).map((u) => [u.id, u.name]),
+      )
+    : new Map<string, string>();
+  await recordActivity(tx, [
+    { ...base, verb: "created", field: null },
+    ...assigneeIds.map((id) => ({
+      ...base,
+      verb: "updated" as const,
+      field: "assignees",
+      newValue: names.get(id) ?? null,
+      newIdentifier: id,
+    })),
+  ]);
 }
 
 /** Work-item fields that change a cycle's counters or distribution. */
@@ -418,7 +432,7 @@ export async function updateIssue(
       // The live document is rebuilt from the new HTML rather than overriding it with stale state.
       set.descriptionBinary = null;
       changed.push("description_html");
-      log({ field: "description" });
+      log({ field: "description", oldValue: current.descriptionHtml, newValue: html });
       if (!options.quiet) {
         await recordDescriptionVersion(tx, current, { html, stripped: htmlToPlainText(html), state: null }, actorId);
       }
@@ -460,16 +474,26 @@ export async function updateIssue(
   if (input.estimate_point !== undefined && input.estimate_point !== current.estimatePointId) {
     set.estimatePointId = input.estimate_point;
     changed.push("estimate_point");
-    const [prev] = current.estimatePointId
-      ? await tx
-          .select({ value: estimatePoints.value })
+    const ids = [current.estimatePointId, input.estimate_point].filter((id): id is string => Boolean(id));
+    const points = new Map(
+      (
+        await tx
+          .select({ id: estimatePoints.id, value: estimatePoints.value, type: estimates.type })
           .from(estimatePoints)
-          .where(eq(estimatePoints.id, current.estimatePointId))
-      : [];
-    log({
-      field: "estimate_point",
+          .innerJoin(estimates, eq(estimates.id, estimatePoints.estimateId))
+          .where(inArray(estimatePoints.id, ids))
+      ).map((p) => [p.id, p]),
+    );
+    const prev = current.estimatePointId ? points.get(current.estimatePointId) : undefined;
+    const next = input.estimate_point ? points.get(input.estimate_point) : undefined;
+    // The reference names the field after the estimate's type (estimate_points, estimate_categories)
+    // and calls clearing it "removed" (it names the cleared estimate by the old point's type).
+    activity.push({
+      ...base,
+      verb: input.estimate_point ? "updated" : "removed",
+      field: `estimate_${(next ?? prev)?.type ?? "points"}`,
       oldValue: prev?.value ?? null,
-      newValue: input.estimate_point ? (refs.points.get(input.estimate_point)?.value ?? null) : null,
+      newValue: next?.value ?? null,
       oldIdentifier: current.estimatePointId,
       newIdentifier: input.estimate_point,
     });
@@ -613,6 +637,7 @@ export async function deleteIssues(tx: Tx, emit: EmitFn, actor: IssueActor, rows
       issueId: r.id,
       actorId: actor.actorId,
       verb: "deleted" as const,
+      field: "issue",
     })),
   );
   const children = await tx
@@ -659,9 +684,11 @@ export async function archiveIssues(tx: Tx, emit: EmitFn, actor: IssueActor, row
       projectId: r.projectId,
       issueId: r.id,
       actorId: actor.actorId,
-      verb: "archived" as const,
+      // The reference: an "updated" row of archived_at, new value "manual_archive" when a
+      // person archived it ("archive" is its automation's).
+      verb: "updated" as const,
       field: "archived_at",
-      newValue: now.toISOString(),
+      newValue: "manual_archive",
     })),
   );
   for (const issue of await loadIssues(tx, { ids, includeDescription: true })) {
@@ -681,9 +708,10 @@ export async function restoreIssue(tx: Tx, emit: EmitFn, actor: IssueActor, row:
     projectId: row.projectId,
     issueId: row.id,
     actorId: actor.actorId,
-    verb: "restored",
+    verb: "updated",
     field: "archived_at",
-    oldValue: row.archivedAt.toISOString(),
+    oldValue: "archive",
+    newValue: "restore",
   });
   const issue = await loadIssue(tx, row.id, { includeDescription: true });
   if (!issue) throw new Error("restored item not found");

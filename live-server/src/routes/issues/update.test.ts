@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
-import { estimatePoints, estimates, issueLinks, issueSubscribers, projects } from "../../db/schema.ts";
+import { estimatePoints, estimates, issueLinks, issueSubscribers, labels, projects } from "../../db/schema.ts";
 import {
   activitiesOf,
   anotherProject,
@@ -55,6 +55,8 @@ describe("PATCH /issues/:id/", () => {
     const label = await createLabel(t, f.project.id);
     const points = await withEstimate(f.project.id);
     const started = await stateOf(t, f.project.id, "started");
+    const backlog = item.state_id;
+    const before = new Set((await activitiesOf(t, item.id)).map((a) => a.id));
     const res = await client(t.app, f.w.member, { "x-client-mutation-id": "m-upd" }).patch(itemUrl(item.id), {
       name: "Renamed",
       description_html: "<p>New text</p>",
@@ -84,24 +86,38 @@ describe("PATCH /issues/:id/", () => {
       sort_order: 123,
       updated_by: f.w.member.id,
     });
-    const history = (await activitiesOf(t, item.id)).filter((a) => a.verb === "updated");
-    const byField = (field: string) => history.filter((a) => a.field === field);
-    expect(byField("name")[0]).toMatchObject({ oldValue: "A work item", newValue: "Renamed" });
-    expect(byField("state")[0]).toMatchObject({ oldValue: "Backlog", newValue: "In Progress", newIdentifier: started });
-    expect(byField("priority")[0]).toMatchObject({ oldValue: "none", newValue: "urgent" });
-    expect(byField("assignees")).toHaveLength(2);
-    expect(byField("assignees").find((a) => a.newIdentifier === f.w.member.id)).toBeTruthy();
-    expect(byField("assignees").find((a) => a.oldIdentifier === f.w.admin.id)).toBeTruthy();
-    expect(byField("labels")[0]).toMatchObject({ newIdentifier: label });
-    expect(byField("parent")[0]).toMatchObject({
-      newIdentifier: parent.id,
-      newValue: `${f.project.identifier}-${parent.sequence_id}`,
-    });
-    expect(byField("estimate_point")[0]).toMatchObject({ newValue: "4", newIdentifier: points[1] });
-    expect(byField("start_date")[0]).toMatchObject({ oldValue: null, newValue: "2026-01-01" });
-    expect(byField("target_date")[0]).toMatchObject({ newValue: "2026-01-31" });
-    expect(byField("description")).toHaveLength(1);
-    expect(byField("sort_order")).toHaveLength(0);
+    // Field by field, what the reference's issue_activities task writes for the same change.
+    const history = (await activitiesOf(t, item.id)).filter((a) => !before.has(a.id));
+    const row = (a: (typeof history)[number]) => [
+      a.field,
+      a.verb,
+      a.oldValue,
+      a.newValue,
+      a.oldIdentifier,
+      a.newIdentifier,
+      a.comment,
+    ];
+    const key = `${f.project.identifier}-${parent.sequence_id}`;
+    const adminName = f.w.admin.displayName;
+    const memberName = f.w.member.displayName;
+    const labelName = (await t.db.select().from(labels).where(eq(labels.id, label)))[0]?.name;
+    expect(history.map(row).sort()).toEqual(
+      [
+        ["name", "updated", "A work item", "Renamed", null, null, "updated the name to"],
+        ["description", "updated", "<p></p>", "<p>New text</p>", null, null, "updated the description to"],
+        ["state", "updated", "Backlog", "In Progress", backlog, started, "updated the state to"],
+        ["priority", "updated", "none", "urgent", null, null, "updated the priority to"],
+        ["parent", "updated", "", key, null, parent.id, "updated the parent issue to"],
+        ["estimate_points", "updated", null, "4", null, points[1], "updated the estimate point to "],
+        ["start_date", "updated", "", "2026-01-01", null, null, "updated the start date to "],
+        ["target_date", "updated", "", "2026-01-31", null, null, "updated the target date to"],
+        // A list addition has "" on its empty side (the reference's client reads old_value === ""
+        // as "added"), a removal "" on the other.
+        ["assignees", "updated", "", memberName, null, f.w.member.id, "added assignee "],
+        ["assignees", "updated", adminName, "", f.w.admin.id, null, "removed assignee "],
+        ["labels", "updated", "", labelName, null, label, "added label "],
+      ].sort(),
+    );
 
     const [event] = eventsOf(f, "issue.updated", item.id);
     expect(event?.client_mutation_id).toBe("m-upd");
@@ -122,6 +138,58 @@ describe("PATCH /issues/:id/", () => {
     );
     const subs = await t.db.select().from(issueSubscribers).where(eq(issueSubscribers.issueId, item.id));
     expect(subs.map((s) => s.subscriberId)).toContain(f.w.member.id);
+  });
+
+  it('records removals and cleared fields as the reference does (the emptied side is "")', async () => {
+    const parent = await createIssue(t, f.w.admin, f.project.url, { name: "Parent" });
+    const label = await createLabel(t, f.project.id);
+    const points = await withEstimate(f.project.id);
+    const item = await createIssue(t, f.w.admin, f.project.url, {
+      assignee_ids: [f.w.admin.id, f.w.member.id],
+      label_ids: [label],
+      parent_id: parent.id,
+      start_date: "2026-02-01",
+      target_date: "2026-02-10",
+    });
+    await client(t.app, f.w.admin).patch(itemUrl(item.id), { estimate_point: points[0] });
+    const before = new Set((await activitiesOf(t, item.id)).map((a) => a.id));
+    const res = await client(t.app, f.w.admin).patch(itemUrl(item.id), {
+      assignee_ids: [],
+      label_ids: [],
+      parent_id: null,
+      estimate_point: null,
+      start_date: null,
+      target_date: null,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const history = (await activitiesOf(t, item.id)).filter((a) => !before.has(a.id));
+    const labelName = (await t.db.select().from(labels).where(eq(labels.id, label)))[0]?.name;
+    const key = `${f.project.identifier}-${parent.sequence_id}`;
+    expect(
+      history.map((a) => [a.field, a.verb, a.oldValue, a.newValue, a.oldIdentifier, a.newIdentifier, a.comment]).sort(),
+    ).toEqual(
+      [
+        ["assignees", "updated", f.w.admin.displayName, "", f.w.admin.id, null, "removed assignee "],
+        ["assignees", "updated", f.w.member.displayName, "", f.w.member.id, null, "removed assignee "],
+        ["labels", "updated", labelName, "", label, null, "removed label "],
+        ["parent", "updated", key, "", parent.id, null, "updated the parent issue to"],
+        // Clearing an estimate is "removed", the field named after the estimate's type.
+        ["estimate_points", "removed", "2", null, points[0], null, "updated the estimate point to "],
+        ["start_date", "updated", "2026-02-01", "", null, null, "updated the start date to "],
+        ["target_date", "updated", "2026-02-10", "", null, null, "updated the target date to"],
+      ].sort(),
+    );
+  });
+
+  it("records a creation as the reference does: a created row, then one added-assignee row each", async () => {
+    const item = await createIssue(t, f.w.admin, f.project.url, { name: "Fresh", assignee_ids: [f.w.member.id] });
+    const rows = await activitiesOf(t, item.id);
+    expect(
+      rows.map((a) => [a.field, a.verb, a.oldValue, a.newValue, a.oldIdentifier, a.newIdentifier, a.comment]),
+    ).toEqual([
+      [null, "created", null, null, null, null, "created the issue"],
+      ["assignees", "updated", "", f.w.member.displayName, null, f.w.member.id, "added assignee "],
+    ]);
   });
 
   it("sets completed_at on entering a completed state and clears it on leaving", async () => {

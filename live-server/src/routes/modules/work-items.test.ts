@@ -61,7 +61,8 @@ describe("module work items", () => {
 
     const history = await activitiesOf(t, a.id);
     expect(history.find((h) => h.field === "modules")).toMatchObject({
-      verb: "updated",
+      verb: "created",
+      oldValue: "",
       newValue: m.name,
       newIdentifier: m.id,
     });

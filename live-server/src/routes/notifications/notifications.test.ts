@@ -154,20 +154,22 @@ describe("what each notification says changed", () => {
       ])
       .reverse();
     const [startedState] = await t.db.select().from(states).where(eq(states.id, started));
+    // The history rows as the reference writes them: "" on an added list item's or a set date's
+    // empty side, a comment's HTML.
     expect(what).toEqual([
-      ["assigned", "assignees", null, user.displayName],
+      ["assigned", "assignees", "", user.displayName],
       ["state_change", "state", expect.any(String), startedState?.name],
       ["property_change", "priority", "none", "high"],
-      ["property_change", "target_date", null, "2026-12-24"],
-      ["property_change", "labels", null, "needs-review"],
-      ["comment", "comment", null, "Shipping this today, please check"],
+      ["property_change", "target_date", "", "2026-12-24"],
+      ["property_change", "labels", "", "needs-review"],
+      ["comment", "comment", null, "<p>Shipping this <strong>today</strong>, please check</p>"],
     ]);
     expect(entries[0]?.message_stripped).toBe("Shipping this today, please check");
     const theirs = (await list(f.member2)).results.filter((n) => n.entity_identifier === item.id) as unknown as {
       data: { issue_activity: Activity };
     }[];
     expect(theirs.map((n) => n.data.issue_activity)).toContainEqual(
-      expect.objectContaining({ field: "assignees", old_value: null, new_value: f.member2.displayName }),
+      expect.objectContaining({ field: "assignees", old_value: "", new_value: f.member2.displayName }),
     );
   });
 });
