@@ -36,6 +36,10 @@ const FROM_TO: Record<string, string> = {
   start_date: "startDate",
   target_date: "targetDate",
   estimate_point: "estimate",
+  // The server names an estimate row after the estimate's type, as the reference does.
+  estimate_points: "estimate",
+  estimate_categories: "estimate",
+  estimate_time: "estimate",
   parent: "parent",
 };
 

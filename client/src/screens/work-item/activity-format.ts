@@ -27,6 +27,7 @@ export type Resolvers = {
   estimate?: (id: string) => string | undefined;
   cycle?: (id: string) => string | undefined;
   module?: (id: string) => string | undefined;
+  attachment?: (id: string) => string | undefined;
 };
 
 const P = "workItem.activity";
@@ -58,19 +59,30 @@ const RELATION_FIELDS = new Set([
   "finish_after",
 ]);
 
-/** One history row as a sentence (actor first). */
+/** An attachment row's recorded value, unless it is the file's address (what the server records now). */
+const attachmentName = (value: string | null) => (value && !value.startsWith("/api/") ? value : null);
+
+/**
+ * One history row as a sentence (actor first). Rows are written as the reference product writes
+ * them (services/issue-activity.ts on the server): the emptied side of a change is "", a relation
+ * added is an "updated" row, archiving is an archived_at row ("restore" when restored).
+ */
 export function describeActivity(row: ActivityRow, t: Translate, resolve: Resolvers = {}): string {
   const actor = actorName(row, t);
   const say = (key: string, vars: Record<string, string> = {}) => t(`${P}.${key}`, { actor, ...vars });
-  const added = row.verb === "created" || (row.new_identifier !== null && row.old_identifier === null);
   const field = row.field;
 
+  // Rows written before the server recorded archiving as archived_at changes.
   if (row.verb === "archived") return say("archived");
   if (row.verb === "restored") return say("restored");
-  if (field === null) {
+  if (field === null || field === "issue") {
     if (row.verb === "created") return say("created");
     if (row.verb === "deleted") return say("deleted");
     return say("updated");
+  }
+  if (field.startsWith("estimate_")) {
+    const value = named(row.new_identifier, row.new_value || null, resolve.estimate);
+    return value ? say("estimateSet", { value }) : say("estimateRemoved");
   }
 
   switch (field) {
@@ -101,10 +113,6 @@ export function describeActivity(row: ActivityRow, t: Translate, resolve: Resolv
       return row.new_value
         ? say("parentSet", { value: row.new_value })
         : say("parentRemoved", { value: row.old_value ?? "" });
-    case "estimate_point": {
-      const value = named(row.new_identifier, row.new_value, resolve.estimate);
-      return value ? say("estimateSet", { value }) : say("estimateRemoved");
-    }
     case "start_date":
     case "target_date": {
       const key = field === "start_date" ? "startDate" : "targetDate";
@@ -114,23 +122,32 @@ export function describeActivity(row: ActivityRow, t: Translate, resolve: Resolv
       if (row.verb === "deleted") return say("linkRemoved", { value: row.old_value ?? "" });
       if (row.verb === "updated") return say("linkUpdated", { value: row.new_value ?? "" });
       return say("linkAdded", { value: row.new_value ?? "" });
-    case "attachment":
-      return row.verb === "deleted"
-        ? say("attachmentRemoved", { value: row.old_value ?? "" })
-        : say("attachmentAdded", { value: row.new_value ?? "" });
+    case "attachment": {
+      const id = row.new_identifier ?? row.old_identifier;
+      const name = named(
+        id,
+        attachmentName(row.verb === "deleted" ? row.old_value : row.new_value),
+        resolve.attachment,
+      );
+      if (row.verb === "deleted")
+        return name ? say("attachmentRemoved", { value: name }) : say("attachmentRemovedUnnamed");
+      return name ? say("attachmentAdded", { value: name }) : say("attachmentAddedUnnamed");
+    }
     case "sub_issue":
       return row.verb === "deleted"
         ? say("subIssueRemoved", { value: row.old_value ?? "" })
         : say("subIssueAdded", { value: row.new_value ?? "" });
     case "archived_at":
-      return say(row.verb === "restored" ? "restored" : "archived");
+      return say(row.verb === "restored" || row.new_value === "restore" ? "restored" : "archived");
     case "cycles":
     case "modules":
       return describeMembership(row, field, actor, t, field === "cycles" ? resolve.cycle : resolve.module);
     default:
       if (RELATION_FIELDS.has(field)) {
-        const value = (added ? row.new_value : row.old_value) ?? "";
-        return say(`relation.${field}.${row.verb === "deleted" ? "removed" : "added"}`, { value });
+        // Added: "" → the other item's key; removed: its key → "".
+        const removed = row.verb === "deleted";
+        const value = (removed ? row.old_value || row.new_value : row.new_value || row.old_value) ?? "";
+        return say(`relation.${field}.${removed ? "removed" : "added"}`, { value });
       }
       return say("fallback", { field: field.replace(/_/g, " ") });
   }

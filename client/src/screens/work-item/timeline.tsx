@@ -52,8 +52,9 @@ export function Timeline({ workItemId }: { workItemId: string }) {
       ...metaNames(meta),
       cycle: (id: string) => cycleList.list.find((c) => c.id === id)?.name,
       module: (id: string) => moduleList.list.find((m) => m.id === id)?.name,
+      attachment: (id: string) => detail?.attachments.find((a) => a.id === id)?.attributes.name,
     }),
-    [meta, cycleList.list, moduleList.list],
+    [meta, cycleList.list, moduleList.list, detail?.attachments],
   );
   const translate = useCallback((key: string, vars?: Record<string, string>) => t(key, vars ?? {}), [t]);
 
