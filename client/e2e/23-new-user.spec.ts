@@ -8,6 +8,7 @@
  * its own users, workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { WorkItemPage } from "./pages/work-item-page.ts";
 import { WorkItemsPage } from "./pages/work-items-page.ts";
 import { dropLiveSockets, trackLiveSockets } from "./support/live-socket.ts";
 import { addMember, openSession, signUpWithProject } from "./support/setup.ts";
@@ -134,7 +135,8 @@ test.describe
       await shootAll(page, "due-date");
     });
 
-    test("the peek says nothing about saving until something is edited", async () => {
+    test("the peek says nothing about saving until something is edited, with a description or without", async () => {
+      await api.createWorkItem(f, { name: "Blank slate" });
       await board.open(f.slug, f.projectId);
       await board.useLayout("List");
       // Every state the description's badge shows, with the time it showed, from now on.
@@ -150,22 +152,33 @@ test.describe
       });
       const badges = () =>
         page.evaluate(() => (window as unknown as { __badges: { state: string; at: number }[] }).__badges);
-      const peek = await board.openPeek(board.row("Plan the move"), "Plan the move");
-      const description = peek.getByRole("textbox", { name: "Description" });
-      await expect(description).toContainText("Boxes first, then the desks.", LIVE);
-      await shootAll(page, "peek-opened");
-      // Opened, read, not edited: nothing was being saved, so nothing said so.
-      expect(await badges()).toEqual([]);
 
-      const editedAt = await page.evaluate(() => performance.now());
-      await description.click();
-      await page.keyboard.press("End");
-      await page.keyboard.type(" Then the plants.");
-      await expect(peek.locator(".wid-save-state [data-state='saved']")).toBeVisible(LIVE);
-      const shown = await badges();
-      expect(shown.length).toBeGreaterThan(0);
-      expect(shown.every((b) => b.at >= editedAt)).toBe(true);
-      await page.keyboard.press("Escape");
+      for (const [name, text] of [
+        ["Plan the move", "Boxes first, then the desks."],
+        ["Blank slate", null],
+      ] as const) {
+        await page.evaluate(() => {
+          (window as unknown as { __badges: unknown[] }).__badges.length = 0;
+        });
+        const peek = await board.openPeek(board.row(name), name);
+        const description = peek.getByRole("textbox", { name: "Description" });
+        await expect(description).toBeVisible(LIVE);
+        await expect(peek.locator(".live-editor:not(.live-editor-pending)")).toBeVisible(LIVE);
+        if (text) await expect(description).toContainText(text, LIVE);
+        if (text) await shootAll(page, "peek-opened");
+        // Opened, read, not edited: nothing was being saved, so nothing said so.
+        expect(await badges()).toEqual([]);
+
+        const editedAt = await page.evaluate(() => performance.now());
+        await description.click();
+        await page.keyboard.press("End");
+        await page.keyboard.type(" Then the plants.");
+        await expect(peek.locator(".wid-save-state [data-state='saved']")).toBeVisible(LIVE);
+        const shown = await badges();
+        expect(shown.length).toBeGreaterThan(0);
+        expect(shown.every((b) => b.at >= editedAt)).toBe(true);
+        await new WorkItemPage(page, peek).close();
+      }
     });
 
     test("offline: a banner says so, a new item is named by its title until it syncs, and the chip leaves the breadcrumb its room", async () => {
