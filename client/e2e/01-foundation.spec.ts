@@ -1,10 +1,10 @@
 /**
  * The foundation, as people use it: the first visitor sets the instance up, a new user signs
  * up, onboards, creates a workspace and a project, invites a teammate who signs up with a
- * unique code from the mail log and joins, and an expired session returns to the same page
- * after signing in again. One database for the whole file, so the steps run in order.
+ * unique code from the mail log and joins (and, a member, sees the members page read-only), and
+ * an expired session returns to the same page after signing in again. One database for the whole file, so the steps run in order.
  */
-import { expect, test } from "@playwright/test";
+import { type BrowserContext, expect, test } from "@playwright/test";
 import { AuthPage } from "./pages/auth-page.ts";
 import { GodModePage } from "./pages/god-mode-page.ts";
 import { waitForMail } from "./support/mail-log.ts";
@@ -20,6 +20,8 @@ const admin = {
 const owner = { email: "olivia@acme.test", password: "Quiet-meadow-river-7", firstName: "Olivia", lastName: "Owner" };
 const teammate = { email: "tom@acme.test" };
 const workspace = { name: "Acme Product", slug: "acme-product" };
+/** The teammate's signed-in browser state, kept from the step where they join for the next one. */
+let teammateSession: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
 
 test.describe
   .serial("foundation", () => {
@@ -99,9 +101,21 @@ test.describe
       await expect(other.getByText(workspace.name, { exact: true })).toBeVisible();
       await other.getByRole("button", { name: "Continue" }).click();
       await other.waitForURL((url) => url.pathname === `/${workspace.slug}/`);
+      teammateSession = await context.storageState();
+      await context.close();
 
-      // Tom joined as a member: the members page lists everyone read-only and says why (only
-      // workspace admins change roles or remove people, as the server enforces).
+      await page.reload();
+      await expect(page.getByText("Tom").first()).toBeVisible();
+    });
+
+    test("members settings: a member reads the list; only an admin changes roles or removes people", async ({
+      page,
+      browser,
+    }) => {
+      // Tom joined as a member: the page lists everyone read-only and says why (the server
+      // refuses members' role changes and removals, as the reference does).
+      const context = await browser.newContext({ storageState: teammateSession });
+      const other = await context.newPage();
       await other.goto(`/${workspace.slug}/settings/members/`);
       await expect(other.getByRole("link", { name: "Olivia Owner" })).toBeVisible();
       await expect(other.getByText("Only workspace admins can change members' roles or remove members.")).toBeVisible();
@@ -109,11 +123,14 @@ test.describe
       await expect(other.getByRole("button", { name: "Actions for Olivia Owner" })).toHaveCount(0);
       await context.close();
 
-      // The owner, an admin, can change Tom's role and remove him.
-      await page.reload();
-      await expect(page.getByText("Tom").first()).toBeVisible();
+      // The owner, an admin, has the role picker and the remove action for Tom (none for herself).
+      await page.goto("/");
+      await new AuthPage(page).signInWithPassword(owner.email, owner.password);
+      await expect(page).toHaveURL(new RegExp(`/${workspace.slug}/?$`));
+      await page.goto(`/${workspace.slug}/settings/members/`);
       await expect(page.getByRole("combobox", { name: "Role of Tom" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Actions for Tom" })).toBeVisible();
+      await expect(page.getByRole("combobox", { name: "Role of Olivia Owner" })).toHaveCount(0);
       await expect(page.getByText("Only workspace admins can change members' roles or remove members.")).toHaveCount(0);
     });
 
