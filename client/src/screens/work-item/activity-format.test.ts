@@ -52,15 +52,9 @@ describe("describeActivity", () => {
   });
 
   it("says created, archived and restored", () => {
-    expect(describeActivity(row({ verb: "created", new_value: "Thing" }), t)).toBe(
-      "ada created the work item",
-    );
-    expect(describeActivity(row({ verb: "archived", field: "archived_at" }), t)).toBe(
-      "ada archived the work item",
-    );
-    expect(describeActivity(row({ verb: "restored", field: "archived_at" }), t)).toBe(
-      "ada restored the work item",
-    );
+    expect(describeActivity(row({ verb: "created", new_value: "Thing" }), t)).toBe("ada created the work item");
+    expect(describeActivity(row({ verb: "archived", field: "archived_at" }), t)).toBe("ada archived the work item");
+    expect(describeActivity(row({ verb: "restored", field: "archived_at" }), t)).toBe("ada restored the work item");
   });
 
   it("reads priorities with their labels", () => {
@@ -194,15 +188,11 @@ describe("describeActivity", () => {
       "ada restored the work item",
     );
     expect(say({ verb: "deleted", field: "issue" })).toBe("ada deleted the work item");
-    expect(say({ field: "estimate_points", new_value: "3", new_identifier: "e3" })).toBe(
-      "ada set the estimate to 3",
-    );
+    expect(say({ field: "estimate_points", new_value: "3", new_identifier: "e3" })).toBe("ada set the estimate to 3");
     expect(say({ verb: "removed", field: "estimate_categories", old_value: "M", old_identifier: "e1" })).toBe(
       "ada removed the estimate",
     );
-    expect(say({ field: "start_date", old_value: "2026-01-05", new_value: "" })).toBe(
-      "ada removed the start date",
-    );
+    expect(say({ field: "start_date", old_value: "2026-01-05", new_value: "" })).toBe("ada removed the start date");
     expect(say({ field: "target_date", old_value: "", new_value: "2026-01-05" })).toBe(
       "ada set the due date to Jan 05, 2026",
     );
@@ -295,18 +285,13 @@ describe("describeActivitySegments (the timeline's sentences with links)", () =>
   it("a module, and a gone module (plain text under its recorded name)", () => {
     expect(
       describeActivitySegments(row({ field: "modules", new_value: "Old", new_identifier: "m1" }), t, resolve),
-    ).toEqual([
-      { text: "ada added it to the module " },
-      { text: "Checkout", ref: { kind: "module", id: "m1" } },
-    ]);
+    ).toEqual([{ text: "ada added it to the module " }, { text: "Checkout", ref: { kind: "module", id: "m1" } }]);
     expect(
       describeActivitySegments(row({ field: "modules", old_value: "Legacy", old_identifier: "gone" }), t, resolve),
     ).toEqual([{ text: describeActivity(row({ field: "modules", old_value: "Legacy", old_identifier: "gone" }), t) }]);
   });
 
   it("other rows are one plain segment", () => {
-    expect(describeActivitySegments(row({ verb: "created" }), t)).toEqual([
-      { text: "ada created the work item" },
-    ]);
+    expect(describeActivitySegments(row({ verb: "created" }), t)).toEqual([{ text: "ada created the work item" }]);
   });
 });
