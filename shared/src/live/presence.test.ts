@@ -9,11 +9,14 @@ import {
 } from "./presence.ts";
 
 describe("presence", () => {
-  it("names a person by full name, else handle, else e-mail", () => {
+  it("names a person by handle, else full name, else e-mail (personName, as every other screen)", () => {
     expect(presenceName({ first_name: "Ada", last_name: "Lovelace", display_name: "ada", email: "a@x.io" })).toBe(
-      "Ada Lovelace",
+      "ada",
     );
     expect(presenceName({ first_name: " ", last_name: "", display_name: "ada", email: "a@x.io" })).toBe("ada");
+    expect(presenceName({ first_name: "Ada", last_name: "Lovelace", display_name: " ", email: "a@x.io" })).toBe(
+      "Ada Lovelace",
+    );
     expect(presenceName({ display_name: "", email: "a@x.io" })).toBe("a@x.io");
     expect(presenceName({})).toBe("?");
   });
