@@ -382,8 +382,8 @@ test.describe("the bundled font on a desktop", () => {
       await shoot(page, `desktop-${scheme}-settings-select`);
       await page.keyboard.press("Escape");
       await page.goto(`/${f.slug}/browse/${f.identifier}-1/`);
-      await page.getByRole("button", { name: /^Target date: / }).click();
-      await expect(page.getByRole("dialog", { name: "Target date" })).toBeVisible();
+      await page.getByRole("button", { name: /^Due date: / }).click();
+      await expect(page.getByRole("dialog", { name: "Due date" })).toBeVisible();
       await shoot(page, `desktop-${scheme}-calendar`);
       await page.keyboard.press("Escape");
     }
@@ -401,20 +401,20 @@ test.describe("the bundled font on a desktop", () => {
     await expect(size).toHaveText("11-50");
     await expect(size).toBeFocused();
     await page.goto(`/${f.slug}/browse/${f.identifier}-1/`);
-    const due = page.getByRole("button", { name: /^Target date: / });
+    const due = page.getByRole("button", { name: /^Due date: / });
     await due.focus();
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("dialog", { name: "Target date" })).toBeVisible();
+    await expect(page.getByRole("dialog", { name: "Due date" })).toBeVisible();
     // The calendar focuses today: → is tomorrow, Enter picks it.
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("dialog", { name: "Target date" })).toBeHidden();
+    await expect(page.getByRole("dialog", { name: "Due date" })).toBeHidden();
     const tomorrow = await page.evaluate(() => {
       const d = new Date();
       d.setDate(d.getDate() + 1);
       return d.toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric" });
     });
-    await expect(page.getByRole("button", { name: `Target date: ${tomorrow}` })).toBeVisible();
+    await expect(page.getByRole("button", { name: `Due date: ${tomorrow}` })).toBeVisible();
 
     // The desktop's sidebar collapse is remembered across a reload; on a phone-sized window the
     // drawer shows the whole sidebar anyway, and back on the desktop it is still collapsed.
