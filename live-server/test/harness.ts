@@ -77,6 +77,21 @@ const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 export type TestUser = typeof users.$inferSelect & { token: string; password: string };
 
+/**
+ * One scrypt hash per password for the whole file: the hash is real (sign-in verifies it the
+ * way it verifies any stored hash), but scrypt is built to be slow, and suites make hundreds of
+ * users with the same password. Only the salt is shared, which tests never look at.
+ */
+const hashedPasswords = new Map<string, Promise<string>>();
+function testPasswordHash(password: string): Promise<string> {
+  let hash = hashedPasswords.get(password);
+  if (!hash) {
+    hash = hashPassword(password);
+    hashedPasswords.set(password, hash);
+  }
+  return hash;
+}
+
 /** A user with a profile and a live session; onboarded, with a proven address, unless told otherwise. */
 export async function createUser(
   db: Database["db"],
@@ -88,7 +103,7 @@ export async function createUser(
     .insert(users)
     .values({
       email: `user-${id}@example.com`,
-      passwordHash: await hashPassword(password),
+      passwordHash: await testPasswordHash(password),
       isPasswordAutoset: false,
       firstName: "Test",
       lastName: `User ${id}`,

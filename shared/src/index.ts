@@ -8,6 +8,7 @@ export * from "./constants/pages.ts";
 export * from "./constants/project.ts";
 export * from "./constants/roles.ts";
 export * from "./constants/slugs.ts";
+export * from "./constants/stickies.ts";
 export * from "./live/events.ts";
 export * from "./live/presence.ts";
 export * from "./live/protocol.ts";

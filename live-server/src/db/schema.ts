@@ -281,6 +281,33 @@ export const workspaceUserProperties = pgTable(
   (t) => [uniqueIndex("workspace_user_properties_key").on(t.workspaceId, t.userId)],
 );
 
+/**
+ * Stickies (product-domain §3 Sticky): a person's own notes in a workspace, never shared. The
+ * body is the editor's HTML (sanitised) with its plain text for the list's search; the newest
+ * sorts first (`sort_order` above every other of the owner's, as the reference numbers them).
+ */
+export const stickies = pgTable(
+  "stickies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name"),
+    descriptionHtml: text("description_html").notNull().default("<p></p>"),
+    descriptionStripped: text("description_stripped"),
+    logoProps: jsonb("logo_props").$type<Record<string, unknown>>().notNull().default({}),
+    color: text("color"),
+    backgroundColor: text("background_color"),
+    sortOrder: doublePrecision("sort_order").notNull().default(65535),
+    ...audit,
+  },
+  (t) => [index("stickies_ws_owner_order_idx").on(t.workspaceId, t.ownerId, t.sortOrder)],
+);
+
 // ───────────────────────────── projects ─────────────────────────────
 
 export const projects = pgTable(

@@ -14,6 +14,7 @@ import { pagesRoutes } from "./pages/routes.ts";
 import { profileRoutes } from "./profile/routes.ts";
 import { projectsRoutes } from "./projects/routes.ts";
 import { statesRoutes } from "./states/routes.ts";
+import { stickiesRoutes } from "./stickies/routes.ts";
 import { timezonesRoutes } from "./timezones/routes.ts";
 import { usersRoutes } from "./users/routes.ts";
 import { viewsRoutes } from "./views/routes.ts";
@@ -38,4 +39,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(profileRoutes);
   await app.register(notificationsRoutes);
   await app.register(timezonesRoutes);
+  await app.register(stickiesRoutes);
 }

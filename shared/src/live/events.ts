@@ -73,9 +73,24 @@ export const DOMAIN_EVENT_TYPES = [
   "view.created",
   "view.updated",
   "view.deleted",
+  "sticky.created",
+  "sticky.updated",
+  "sticky.deleted",
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
+
+/**
+ * Events about one person's own things (their notifications, their stickies): delivered only to
+ * that person's `user.{id}` channel (eventRecipientId names them), never to a project's or a
+ * workspace's channel, where the others in it would see them.
+ */
+export const PERSONAL_EVENT_ENTITIES = ["notification", "sticky"] as const;
+
+export function isPersonalEvent(event: { type: DomainEventType }): boolean {
+  const entity = event.type.slice(0, event.type.indexOf("."));
+  return (PERSONAL_EVENT_ENTITIES as readonly string[]).includes(entity);
+}
 
 /** The entity family an event is about (the part before the first dot). */
 export type DomainEntity = DomainEventType extends `${infer E}.${string}` ? E : never;

@@ -3,14 +3,15 @@
  *
  * Fan-out (every event, whichever instance emitted it):
  * - an event with a project goes to `project.{id}` as the stateless message
- *   `{ type: "event", event }` (protocol.ts), except `notification.*`, which is personal;
+ *   `{ type: "event", event }` (protocol.ts), except personal events (isPersonalEvent:
+ *   `notification.*`, `sticky.*`);
  *   a guest restricted to their own work items gets only those items' events, and cycle.* /
  *   module.* without their counts (counters, assignee ids, snapshot: everyone's items; the
  *   guest's own come from the REST reads and their local copy);
  * - an event of a workspace outside any project (today: view.* of workspace views, and
- *   workspace.member.*) goes to `workspace.{id}`, except `notification.*`; a private view's
+ *   workspace.member.*) goes to `workspace.{id}`, except personal events; a private view's
  *   events (access 0) reach only its owner's connections there (mayReceiveInWorkspace);
- * - a notification or membership event also goes to `user.{recipient}` (eventRecipientId);
+ * - a personal or membership event also goes to `user.{recipient}` (eventRecipientId);
  * - a page's lock, archive or access change goes to that page's document as the plain notice
  *   the reference's editor expects (`locked`, `archived`, `made-private`…), to its
  *   /live/collaboration connections opened for the event's project (collaboration.ts).
@@ -58,6 +59,7 @@ import {
   EMPTY_PROGRESS_COUNTERS,
   encodeLiveEvent,
   eventRecipientId,
+  isPersonalEvent,
   issueDocumentName,
   LIVE_MUTATION_PREFIX,
   pageDocumentName,
@@ -116,7 +118,7 @@ export class LiveEvents implements Extension<LiveContext> {
   /** Deliver an event to this instance's connections (see the file comment). */
   deliver(event: DomainEvent): void {
     const payload = encodeLiveEvent(event);
-    if (event.project_id && !event.type.startsWith("notification.")) {
+    if (event.project_id && !isPersonalEvent(event)) {
       const channel = projectChannelName(event.project_id);
       const withheld = withoutCounts(event);
       if (withheld) {
@@ -125,7 +127,7 @@ export class LiveEvents implements Extension<LiveContext> {
         this.relay(channel, guestPayload, (connection) => mayReceive(connection, event) && ownItemsOnly(connection));
       } else this.relay(channel, payload, (connection) => mayReceive(connection, event));
     }
-    if (event.workspace_id && !event.project_id && !event.type.startsWith("notification.")) {
+    if (event.workspace_id && !event.project_id && !isPersonalEvent(event)) {
       this.relay(workspaceChannelName(event.workspace_id), payload, (connection) =>
         mayReceiveInWorkspace(connection, event),
       );

@@ -202,7 +202,7 @@ async function validate(tx: Tx, access: ProjectAccess, input: UpdateModuleInput,
   if (start && target && start > target) {
     add(
       input.target_date !== undefined ? "target_date" : "start_date",
-      "The target date must be on or after the start date.",
+      "The end date must be on or after the start date.",
     );
   }
   if (Object.keys(fields).length) {

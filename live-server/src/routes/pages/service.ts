@@ -5,6 +5,7 @@
  * returned. Writes run in `transactionWithEvents` with the page row locked, and re-check the
  * locked row, so two requests never act on a stale page.
  */
+
 import {
   PAGE_ACCESS,
   PAGE_COPY_SUFFIX,
@@ -16,6 +17,7 @@ import {
 import { and, desc, eq, ilike, inArray, isNotNull, isNull, ne, notInArray, or, type SQL } from "drizzle-orm";
 import * as Y from "yjs";
 import type { Db, DbOrTx, Tx } from "../../db/client.ts";
+import { escapeLike } from "../../db/like.ts";
 import {
   documentUpdates,
   pageProjects,
@@ -89,8 +91,6 @@ async function pageFacts(db: DbOrTx, pageIds: string[], userId: string): Promise
 async function factsOf(db: DbOrTx, pageId: string, userId: string): Promise<PageFacts> {
   return (await pageFacts(db, [pageId], userId)).get(pageId) ?? { projectIds: [], isFavorite: false };
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Pages of the project the caller can see: public ones and their own private ones. `type`

@@ -43,6 +43,7 @@ type ActivityRow = {
   old_identifier: string | null;
   new_identifier: string | null;
   comment_id: string | null;
+  comment: string | null;
   actor_id: string | null;
   workspace_id: string;
   project_id: string;
@@ -64,7 +65,7 @@ const unlisted = sql`(a.field is null or a.field not in (${sql.join(
 function activitySql(where: SQL[], limit: number, offset: number): SQL {
   return sql`select a.id::text as id, a.created_at, a.verb, a.field, a.old_value, a.new_value,
                     a.old_identifier::text as old_identifier, a.new_identifier::text as new_identifier,
-                    a.comment_id::text as comment_id, a.actor_id::text as actor_id,
+                    a.comment_id::text as comment_id, a.comment, a.actor_id::text as actor_id,
                     a.workspace_id::text as workspace_id, a.project_id::text as project_id,
                     a.issue_id::text as issue_id, i.name as issue_name, i.sequence_id, i.is_epic,
                     p.identifier as project_identifier, p.name as project_name,
@@ -89,7 +90,10 @@ function presentActivity(row: ActivityRow, actor: ActorDetail | undefined) {
     new_value: row.new_value,
     old_identifier: row.old_identifier,
     new_identifier: row.new_identifier,
-    comment: row.comment_id,
+    // As the history answers it (issue-details/history.ts): the row's sentence, the comment's id apart.
+    comment: row.comment,
+    issue_comment: row.comment_id,
+    epoch: Math.floor(new Date(at).getTime() / 1000),
     actor: row.actor_id,
     actor_detail: actor ?? null,
     workspace: row.workspace_id,

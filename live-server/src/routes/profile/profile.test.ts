@@ -140,6 +140,13 @@ describe("GET user-activity/{userId}/ and /api/users/me/activities/", () => {
       project_detail: { id: f.project.id, identifier: f.project.identifier },
     });
     expect(page.results[0].issue_detail.sequence_id).toBeGreaterThan(0);
+    // Each row reads as the history's: `comment` is the reference's sentence, never an id.
+    for (const row of page.results) {
+      expect(typeof row.comment).toBe("string");
+      expect(row.comment).not.toMatch(/^[0-9a-f-]{36}$/);
+      expect(row).toHaveProperty("issue_comment");
+      expect(row.epoch).toBe(Math.floor(Date.parse(row.created_at) / 1000));
+    }
     const times = page.results.map((r: { created_at: string }) => r.created_at);
     expect([...times].sort().reverse()).toEqual(times);
     const next = (
