@@ -10,6 +10,7 @@ import { api } from "../lib/api";
 import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
+import { addUserChannelHandler } from "../lib/user-channel";
 import { workspaces } from "./workspaces";
 
 const PAGE = 50;
@@ -337,3 +338,11 @@ export function applyNotificationEvent(event: DomainEvent): void {
     list.items = items;
   }
 }
+
+addUserChannelHandler({
+  onEvent: applyNotificationEvent,
+  // Events sent while the socket was down are lost: catch up on the counts shown.
+  onSynced: () => {
+    for (const slug of Object.keys(notifications.counts)) void loadUnreadCounts(slug).catch(() => undefined);
+  },
+});

@@ -8,16 +8,18 @@ type Props = {
   description?: ReactNode;
   children: ReactNode;
   width?: number;
+  /** Added to the dialog's box (e.g. a screen-sized modal on phones). */
+  className?: string;
 };
 
 /** Accessible modal dialog (Radix): focus trap, Escape to close, labelled by its title. */
-export function Modal({ open, onOpenChange, title, description, children, width }: Props) {
+export function Modal({ open, onOpenChange, title, description, children, width, className }: Props) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content
-          className="dialog-content"
+          className={className ? `dialog-content ${className}` : "dialog-content"}
           style={width ? { width: `min(${width}px, calc(100vw - 32px))` } : undefined}
         >
           <Dialog.Title className="dialog-title">{title}</Dialog.Title>

@@ -1,29 +1,26 @@
-import { userChannelName } from "@tideline/shared";
 import clsx from "clsx";
 import { Bell } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 import { useSnapshot } from "valtio";
-import { subscribeChannel } from "../../lib/live";
 import { firstPaintDone } from "../../lib/offline/last-answers";
-import { applyNotificationEvent, loadUnreadCounts, notifications } from "../../stores/notifications";
-import { session } from "../../stores/session";
+import { loadUnreadCounts, notifications } from "../../stores/notifications";
 import "./notifications.css";
 
 /**
- * The sidebar's "Notifications" row with the unread badge. It also owns the user's live channel
- * while the workspace shell is shown, so the badge moves without a reload.
+ * The sidebar's "Notifications" row with the unread badge. The badge moves without a reload:
+ * the store hears `notification.*` on the user's live channel (lib/user-channel.ts, opened by
+ * the workspace shell).
  */
 export function NotificationsSidebarLink({ slug }: { slug: string }) {
   const { t } = useTranslation();
-  const userId = useSnapshot(session).user?.id;
   const counts = useSnapshot(notifications).counts[slug];
   // The total counts mentions too: the badge says what the All tab lists.
   const unread = counts?.total ?? 0;
 
-  // The badge and its channel wait for the first screen's paint: at start they would compete with
-  // a board's first paint for the CPU (lib/offline/last-answers.ts).
+  // The badge waits for the first screen's paint: at start it would compete with a board's
+  // first paint for the CPU (lib/offline/last-answers.ts).
   useEffect(() => {
     let alive = true;
     void firstPaintDone().then(() => {
@@ -33,24 +30,6 @@ export function NotificationsSidebarLink({ slug }: { slug: string }) {
       alive = false;
     };
   }, [slug]);
-
-  useEffect(() => {
-    if (!userId) return;
-    let unsubscribe: (() => void) | null = null;
-    let alive = true;
-    void firstPaintDone().then(() => {
-      if (!alive) return;
-      unsubscribe = subscribeChannel(userChannelName(userId), {
-        onEvent: applyNotificationEvent,
-        // Events sent while the socket was down are lost: catch up on the counts.
-        onSynced: () => void loadUnreadCounts(slug).catch(() => undefined),
-      });
-    });
-    return () => {
-      alive = false;
-      unsubscribe?.();
-    };
-  }, [userId, slug]);
 
   const label = t("notifications.title");
   const badge = unread > 99 ? "99+" : String(unread);

@@ -1,22 +1,27 @@
 import { Building2 } from "lucide-react";
 import { Dialog } from "radix-ui";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation } from "react-router";
 import { useSnapshot } from "valtio";
 import { OfflineBanner } from "../../components/offline/offline-banner";
 import { Button, EmptyState, ScreenLoader } from "../../components/ui";
-import { closeStartWindow } from "../../lib/offline/last-answers";
+import { closeStartWindow, firstPaintDone } from "../../lib/offline/last-answers";
 import { useIsNarrow } from "../../lib/use-media";
+import { openUserChannel } from "../../lib/user-channel";
 import { fetchFavoriteProjects } from "../../stores/favorites";
 import { adoptProfileTheme } from "../../stores/profile";
 import { fetchProjects } from "../../stores/projects";
+import { session } from "../../stores/session";
 import { scheduleWorkspaceSync } from "../../stores/workspace-lists";
 import { fetchMyWorkspaces, fetchWorkspace, rememberWorkspace, workspaces } from "../../stores/workspaces";
 import { CreateProjectModal } from "./projects/create-project-modal";
 import { Sidebar } from "./sidebar";
 import { ShellContext, useCurrentWorkspace } from "./use-workspace";
 import "./workspace.css";
+
+// The stickies modal (and the editor it shows) loads the first time it opens.
+const StickiesModal = lazy(async () => ({ default: (await import("../stickies/stickies-modal")).StickiesModal }));
 
 /**
  * The workspace shell: sidebar + the current screen. Under 768 px the sidebar is a drawer
@@ -30,11 +35,30 @@ export function WorkspaceLayout() {
   const { slug, workspace } = useCurrentWorkspace();
   const snap = useSnapshot(workspaces);
   const [createOpen, setCreateOpen] = useState(false);
+  const [stickiesOpen, setStickiesOpen] = useState(false);
+  const [stickiesUsed, setStickiesUsed] = useState(false);
   const [failed, setFailed] = useState(false);
+  const userId = useSnapshot(session).user?.id;
 
   useEffect(() => {
     adoptProfileTheme();
   }, []);
+
+  // The person's own live channel (notifications, stickies: lib/user-channel.ts), once for the
+  // shell — on phones too, where the sidebar is a drawer that is mostly closed. It waits for the
+  // first screen's paint, not to compete with a board's first paint (lib/offline/last-answers.ts).
+  useEffect(() => {
+    if (!userId) return;
+    let release: (() => void) | null = null;
+    let alive = true;
+    void firstPaintDone().then(() => {
+      if (alive) release = openUserChannel(userId);
+    });
+    return () => {
+      alive = false;
+      release?.();
+    };
+  }, [userId]);
 
   useEffect(() => {
     let alive = true;
@@ -85,9 +109,14 @@ export function WorkspaceLayout() {
     setNavOpen(false);
     setCreateOpen(true);
   }, []);
+  const openStickies = useCallback(() => {
+    setNavOpen(false);
+    setStickiesUsed(true);
+    setStickiesOpen(true);
+  }, []);
   const actions = useMemo(
-    () => ({ openCreateProject, openNav: narrow ? openNav : null }),
-    [openCreateProject, narrow, openNav],
+    () => ({ openCreateProject, openStickies, openNav: narrow ? openNav : null }),
+    [openCreateProject, openStickies, narrow, openNav],
   );
 
   useEffect(() => {
@@ -167,6 +196,11 @@ export function WorkspaceLayout() {
         </div>
       </div>
       {workspace ? <CreateProjectModal open={createOpen} onOpenChange={setCreateOpen} /> : null}
+      {workspace && stickiesUsed ? (
+        <Suspense fallback={null}>
+          <StickiesModal open={stickiesOpen} onOpenChange={setStickiesOpen} />
+        </Suspense>
+      ) : null}
     </ShellContext.Provider>
   );
 }

@@ -43,6 +43,7 @@ import { type Project, projects } from "../../stores/projects";
 import { session, signOut } from "../../stores/session";
 import { workspaces } from "../../stores/workspaces";
 import { NotificationsSidebarLink } from "../notifications/sidebar-entry";
+import { StickiesSidebarButton } from "../stickies/sidebar-entry";
 import { ProjectLogo, WorkspaceLogo } from "./components/logos";
 import { Menu, MenuItem, MenuSeparator } from "./components/menu";
 import { Skeleton } from "./components/skeleton";
@@ -127,6 +128,7 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
             matchPrefix={`/${slug}/workspace-views/`}
           />
           <NotificationsSidebarLink slug={slug} />
+          <StickiesSidebarButton />
           {can.seeArchives(role) && userId ? (
             <SidebarLink
               to={`/${slug}/profile/${userId}/`}

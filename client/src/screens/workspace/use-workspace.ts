@@ -14,11 +14,17 @@ export function useCurrentWorkspace() {
 /** Shell-wide actions that any screen may trigger (the modals live in the shell). */
 export type ShellActions = {
   openCreateProject: () => void;
+  /** The stickies list modal (the sidebar's Stickies row, the home's "All stickies"). */
+  openStickies: () => void;
   /** On a phone-sized screen: open the sidebar drawer (null on wider screens, where it is always shown). */
   openNav: ((opener?: HTMLElement | null) => void) | null;
 };
 
-export const ShellContext = createContext<ShellActions>({ openCreateProject: () => undefined, openNav: null });
+export const ShellContext = createContext<ShellActions>({
+  openCreateProject: () => undefined,
+  openStickies: () => undefined,
+  openNav: null,
+});
 
 export function useShell(): ShellActions {
   return useContext(ShellContext);

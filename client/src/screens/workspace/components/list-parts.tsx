@@ -4,7 +4,7 @@
  * archived row's Restore and delete buttons, and the crumb back to the list a screen belongs to.
  */
 import { ArchiveRestore, type LucideIcon, RefreshCw, Search, SearchX, Trash2 } from "lucide-react";
-import { useState } from "react";
+import { type Ref, useState } from "react";
 import { Link } from "react-router";
 import { Button, EmptyState } from "../../../components/ui";
 
@@ -67,12 +67,14 @@ export function ListSearch({
   label,
   value,
   onChange,
+  inputRef,
 }: {
   className: string;
   placeholder: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
+  inputRef?: Ref<HTMLInputElement>;
 }) {
   return (
     <div className={`search-input ${className}`}>
@@ -84,6 +86,7 @@ export function ListSearch({
         aria-label={label}
         value={value}
         onChange={(e) => onChange(e.target.value)}
+        ref={inputRef}
       />
     </div>
   );

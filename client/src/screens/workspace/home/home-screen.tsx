@@ -8,6 +8,7 @@ import { Button, EmptyState } from "../../../components/ui";
 import { favorites } from "../../../stores/favorites";
 import { fetchProjectStats, projects } from "../../../stores/projects";
 import { session } from "../../../stores/session";
+import { StickiesWidget } from "../../stickies/stickies-widget";
 import { ProjectLogo } from "../components/logos";
 import { PageHeader } from "../components/page-header";
 import { Skeleton } from "../components/skeleton";
@@ -60,6 +61,8 @@ export function HomeScreen() {
           <Stat label={t("workspace.home.favorites")} value={favs?.length} />
           <Stat label={t("workspace.home.members")} value={workspace?.total_members} />
         </div>
+
+        <StickiesWidget slug={slug} />
 
         <h2 className="section-title">{t("workspace.home.yourProjects")}</h2>
         {mine === undefined ? (
