@@ -10,10 +10,12 @@ type Props = {
   width?: number;
   /** Added to the dialog's box (e.g. a screen-sized modal on phones). */
   className?: string;
+  /** When the dialog opens: call `event.preventDefault()` and focus another control than the first. */
+  onOpenAutoFocus?: (event: Event) => void;
 };
 
 /** Accessible modal dialog (Radix): focus trap, Escape to close, labelled by its title. */
-export function Modal({ open, onOpenChange, title, description, children, width, className }: Props) {
+export function Modal({ open, onOpenChange, title, description, children, width, className, onOpenAutoFocus }: Props) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -21,6 +23,7 @@ export function Modal({ open, onOpenChange, title, description, children, width,
         <Dialog.Content
           className={className ? `dialog-content ${className}` : "dialog-content"}
           style={width ? { width: `min(${width}px, calc(100vw - 32px))` } : undefined}
+          onOpenAutoFocus={onOpenAutoFocus}
         >
           <Dialog.Title className="dialog-title">{title}</Dialog.Title>
           {description ? (

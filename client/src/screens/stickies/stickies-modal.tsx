@@ -35,12 +35,6 @@ export function StickiesModal({ open, onOpenChange }: { open: boolean; onOpenCha
     void fetchStickies(slug, "").catch(() => undefined);
   }, [open, slug]);
 
-  // The search takes the focus on opening (after the dialog's own first focus); not on phones,
-  // where it would open the keyboard over the list.
-  useEffect(() => {
-    if (open && !narrow) searchRef.current?.focus();
-  }, [open, narrow]);
-
   useEffect(() => {
     if (!open) return;
     const text = search.trim();
@@ -117,6 +111,12 @@ export function StickiesModal({ open, onOpenChange }: { open: boolean; onOpenCha
       title={t("stickies.modalTitle")}
       description={t("stickies.modalDescription")}
       className="stickies-modal"
+      onOpenAutoFocus={(event) => {
+        // The search takes the focus; not on phones, where it would open the keyboard over the list.
+        if (narrow) return;
+        event.preventDefault();
+        searchRef.current?.focus();
+      }}
     >
       <button
         type="button"
