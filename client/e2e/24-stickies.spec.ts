@@ -46,6 +46,7 @@ test.describe
       // Nothing yet: the widget says what to do.
       await expect(widget.getByText("No stickies yet")).toBeVisible();
       await expect(widget.getByText(/Choose “Add sticky”/)).toBeVisible();
+      await shoot(page, "empty-desktop-light", "stickies-");
 
       const card = await stickies.add(widget, "Buy oat milk for the retro");
       await stickies.setColour(card, "Green", "green");
@@ -148,5 +149,32 @@ test.describe
       }
       await page.emulateMedia({ colorScheme: "light" });
       await page.setViewportSize({ width: 1280, height: 800 });
+      // A card being written in (its formatting bar) and its colour menu.
+      await page.goto(`/${f.slug}/`);
+      const card = stickies.card(stickies.widget, "Buy oat milk for the retro");
+      await stickies.editor(card).click();
+      await expect(card.getByRole("toolbar")).toBeVisible();
+      await shoot(page, "editing-desktop-light", "stickies-");
+      await card.getByRole("button", { name: "Sticky options" }).click();
+      await expect(page.getByRole("menuitem", { name: "Delete sticky" })).toBeVisible();
+      await shoot(page, "menu-desktop-light", "stickies-");
+      await page.keyboard.press("Escape");
+    });
+
+    test("the modal pages: the newest twenty, then Load more brings the rest", async () => {
+      for (let i = 1; i <= 20; i++) {
+        await api.post(`/api/workspaces/${f.slug}/stickies/`, { description_html: `<p>Batch note ${i}</p>` });
+      }
+      await page.goto(`/${f.slug}/`);
+      await stickies.openFromSidebar();
+      const modal = stickies.modal;
+      await expect(stickies.cards(modal)).toHaveCount(20);
+      await expect(stickies.cards(modal).first()).toContainText("Batch note 20");
+      await modal.getByRole("button", { name: "Load more" }).click();
+      await expect(stickies.cards(modal)).toHaveCount(22);
+      await expect(stickies.cards(modal).last()).toContainText("Buy oat milk for the retro");
+      await expect(modal.getByRole("button", { name: "Load more" })).toHaveCount(0);
+      await page.keyboard.press("Escape");
+      await expect(modal).toBeHidden();
     });
   });
