@@ -3,12 +3,19 @@
  * sticky on the workspace home, gives it a colour, and finds both after a reload; she searches
  * her stickies in the list modal (opened from the sidebar, closed with Escape); a second browser
  * signed in as Cleo sees a sticky written in the first appear without a reload (the user's live
- * channel), and its deletion too. Pictures: the widget and the modal, wide and phone, light and
+ * channel), and its deletion too, and catches up on one written while its connection was down.
+ * The modal pages with "Load more". Pictures: the widget and the modal, wide and phone, light and
  * dark. The spec signs up its own user, workspace and project through the API.
  */
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { StickiesPage } from "./pages/stickies-page.ts";
-import { channelSynced, expectNotReloaded, markPage, trackLiveSockets } from "./support/live-socket.ts";
+import {
+  channelSynced,
+  dropLiveSockets,
+  expectNotReloaded,
+  markPage,
+  trackLiveSockets,
+} from "./support/live-socket.ts";
 import { openSession, type Session, signUpWithProject } from "./support/setup.ts";
 import { shoot } from "./support/shots.ts";
 import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
@@ -89,7 +96,7 @@ test.describe
       await expect(stickies.cards(stickies.widget)).toHaveCount(2);
     });
 
-    test("another browser signed in as the same person sees a new sticky, and its deletion, live", async ({
+    test("another browser of the same person sees new and deleted stickies live, and catches up after a drop", async ({
       browser,
     }) => {
       const other: Session = await openSession(
@@ -121,9 +128,21 @@ test.describe
         await expect(second.cards(second.widget)).toHaveCount(2);
         await expectNotReloaded(other.page, "before-live-sticky");
 
+        // A sticky written while the second browser's connection is down: its event is lost, and
+        // the list is read again once the channel is back.
+        await other.context.setOffline(true);
+        await dropLiveSockets(other.page);
+        await api.post(`/api/workspaces/${f.slug}/stickies/`, { description_html: "<p>Written while it was away</p>" });
+        await other.context.setOffline(false);
+        await expect(second.card(second.widget, "Written while it was away")).toHaveCount(1, LIVE);
+        await expectNotReloaded(other.page, "before-live-sticky");
+
         await page.reload();
-        await expect(stickies.cards(stickies.widget)).toHaveCount(2);
+        await expect(stickies.cards(stickies.widget)).toHaveCount(3);
         await expect(stickies.card(stickies.widget, "Written in the first window")).toHaveCount(0);
+        const away = stickies.card(stickies.widget, "Written while it was away");
+        await stickies.delete(away);
+        await expect(second.card(second.widget, "Written while it was away")).toHaveCount(0, LIVE);
       } finally {
         await other.context.close();
       }
