@@ -267,12 +267,6 @@ export function setAddNewSticky(slug: string, on: boolean): void {
   listOf(slug).addNew = on;
 }
 
-/** Forget which sticky is active (its editor took the focus). */
-export function clearActiveSticky(slug: string): void {
-  const list = stickies.bySlug[slug];
-  if (list) list.activeId = null;
-}
-
 /**
  * Create a sticky, only while the add-new flag is on: the flag goes off and the list shows it is
  * creating; the answer goes first and becomes active and recent. Resolves to it, or undefined.
