@@ -528,6 +528,11 @@ export const issues = pgTable(
     deletedAt: ts("deleted_at"),
     isDraft: boolean("is_draft").notNull().default(false),
     isEpic: boolean("is_epic").notNull().default(false),
+    /**
+     * True while the item is an intake request not yet accepted (pending, declined, snoozed,
+     * duplicate): it is in no work-item list, count, search or sync until accepted.
+     */
+    inIntake: boolean("in_intake").notNull().default(false),
     ...audit,
   },
   (t) => [
@@ -537,6 +542,35 @@ export const issues = pgTable(
     index("issues_project_sort_idx").on(t.projectId, t.sortOrder),
     index("issues_parent_idx").on(t.parentId),
     index("issues_workspace_idx").on(t.workspaceId),
+  ],
+);
+
+/**
+ * Intake requests (product-domain §3 "Intake issue", §4): one row per work item submitted to a
+ * project's intake. status: pending -2, declined -1, snoozed 0, accepted 1, duplicate 2.
+ */
+export const intakeIssues = pgTable(
+  "intake_issues",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    projectId: uuid("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    issueId: uuid("issue_id")
+      .notNull()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    status: integer("status").notNull().default(-2),
+    snoozedTill: ts("snoozed_till"),
+    duplicateToId: uuid("duplicate_to").references(() => issues.id, { onDelete: "set null" }),
+    source: text("source").notNull().default("IN_APP"),
+    ...audit,
+  },
+  (t) => [
+    uniqueIndex("intake_issues_issue_key").on(t.issueId),
+    index("intake_issues_project_idx").on(t.projectId, t.status, t.createdAt),
   ],
 );
 
