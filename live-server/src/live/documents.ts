@@ -90,6 +90,8 @@ export type DocumentRights = {
   projectIds: string[];
   workspaceId: string | null;
   ownItemsOnly: boolean;
+  /** A project channel of someone with the guest role (intake.* events: only their own requests). */
+  guest?: boolean;
 } | null;
 
 /**
@@ -173,6 +175,7 @@ export async function projectChannelRights(db: DbOrTx, userId: string, projectId
     projectIds: [projectId],
     workspaceId: row.workspaceId,
     ownItemsOnly: row.role < ROLE.member && !row.guestViewAllFeatures,
+    guest: row.role < ROLE.member,
   };
 }
 

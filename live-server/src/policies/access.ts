@@ -124,6 +124,8 @@ export async function issueAccess(
     .limit(1);
   if (!issue) throw notFound("Work item");
   if (issue.isDraft && options.includeDrafts === false) throw notFound("Work item");
+  // An intake request is reached only through the intake paths until it is accepted.
+  if (issue.inIntake) throw notFound("Work item");
   if (guestSeesOwnOnly(access) && issue.createdById !== access.user.id) throw notFound("Work item");
   return { ...access, issue };
 }

@@ -47,6 +47,7 @@ export const AVAILABLE_PROJECT_FEATURES: readonly ProjectFeature[] = [
   "module_view",
   "issue_views_view",
   "page_view",
+  "inbox_view",
   "is_epic_enabled",
 ];
 

@@ -384,6 +384,8 @@ function withoutCounts(event: DomainEvent): DomainEvent | null {
 function mayReceive(connection: Connection<LiveContext>, event: DomainEvent): boolean {
   const auth = authenticated(connection.context);
   if (!auth) return false;
+  // Intake requests: a guest (restricted or not) gets only the requests they submitted.
+  if (event.type.startsWith("intake.") && auth.rights.guest) return event.data.created_by === auth.user.id;
   if (!auth.rights.ownItemsOnly) return true;
   if (event.type.startsWith("issue.")) return event.data.created_by === auth.user.id;
   return !/^(comment|reaction|relation|link|attachment|subscription)\./.test(event.type);

@@ -43,7 +43,7 @@ const uuidList = (ids: readonly string[]) =>
 const POINT_VALUE = sql`(case when ep.value ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' then ep.value::float8 else 0 end)`;
 
 /** Visible work items (alias i). */
-const LIVE_ITEM = sql`i.deleted_at is null and i.archived_at is null and i.is_draft = false`;
+const LIVE_ITEM = sql`i.deleted_at is null and i.archived_at is null and i.is_draft = false and i.in_intake = false`;
 
 /** Only the reader's own items (alias i) when they are a restricted guest. */
 const ownOnly = (owner: OwnItemsOf) => (owner ? sql`and i.created_by = ${owner}::uuid` : sql``);

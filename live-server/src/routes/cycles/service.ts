@@ -493,6 +493,7 @@ export async function addCycleIssues(
           eq(issues.projectId, project.id),
           isNull(issues.deletedAt),
           eq(issues.isDraft, false),
+          eq(issues.inIntake, false),
         ),
       )
       .orderBy(issues.id)
@@ -585,6 +586,7 @@ export async function transferIssues(
           isNull(issues.deletedAt),
           isNull(issues.archivedAt),
           eq(issues.isDraft, false),
+          eq(issues.inIntake, false),
           sql`(s."group" is null or s."group" not in ('completed', 'cancelled'))`,
         ),
       )

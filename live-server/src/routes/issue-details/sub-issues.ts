@@ -37,7 +37,7 @@ export type SubIssues = {
 
 /** The item's children as the caller may see them, and their ids per state group. */
 async function subIssuesOf(db: DbOrTx, access: IssueAccess): Promise<SubIssues> {
-  const conditions: SQL[] = [sql`i.parent_id = ${access.issue.id}`, sql`i.is_draft = false`];
+  const conditions: SQL[] = [sql`i.parent_id = ${access.issue.id}`, sql`i.is_draft = false`, sql`i.in_intake = false`];
   if (guestSeesOwnOnly(access)) conditions.push(sql`i.created_by = ${access.user.id}`);
   const children = await loadIssues(db, { where: sql.join(conditions, sql` and `) });
   const distribution = Object.fromEntries(STATE_GROUPS.map((g) => [g, [] as string[]])) as Record<StateGroup, string[]>;

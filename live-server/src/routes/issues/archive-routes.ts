@@ -74,6 +74,7 @@ export async function issueArchiveRoutes(app: FastifyInstance): Promise<void> {
             eq(issues.projectId, access.project.id),
             isNull(issues.deletedAt),
             eq(issues.isDraft, false),
+            eq(issues.inIntake, false),
           ),
         )
         .for("update");

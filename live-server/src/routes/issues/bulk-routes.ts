@@ -36,6 +36,7 @@ export async function projectItems(tx: Tx, access: ProjectAccess, ids: readonly 
         eq(issues.projectId, access.project.id),
         isNull(issues.deletedAt),
         eq(issues.isDraft, false),
+        eq(issues.inIntake, false),
       ),
     )
     .orderBy(issues.id)

@@ -75,6 +75,8 @@ export function visibleConditions(access: ProjectAccess): SQL[] {
     sql`i.project_id = ${access.project.id}::uuid`,
     sql`i.deleted_at is null`,
     sql`i.is_draft = false`,
+    // Intake requests are not work items until accepted (routes/intake).
+    sql`i.in_intake = false`,
   ];
   if (guestSeesOwnOnly(access)) out.push(sql`i.created_by = ${access.user.id}::uuid`);
   return out;

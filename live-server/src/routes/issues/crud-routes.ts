@@ -135,7 +135,7 @@ export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
       const [row] = await queryRows<{ id: string }>(
         db,
         sql`select id::text as id from issues where project_id = ${project.id}::uuid and sequence_id = ${Number(m[2])}
-              and deleted_at is null and is_draft = false`,
+              and deleted_at is null and is_draft = false and in_intake = false`,
       );
       if (!row) throw notFound("Work item");
       // Same checks as the item path: project membership, guest rule.

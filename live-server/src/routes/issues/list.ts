@@ -170,7 +170,7 @@ export function orderTerms(orderBy: OrderByKey, projectId?: string): { order: SQ
     case "sub_issues_count":
       return aggregate(
         sql`select c.parent_id as issue_id, count(*) as k from issues c
-            where c.parent_id is not null and c.deleted_at is null and c.is_draft = false and ${inProject("c")}
+            where c.parent_id is not null and c.deleted_at is null and c.is_draft = false and c.in_intake = false and ${inProject("c")}
             group by c.parent_id`,
         true,
       );

@@ -112,7 +112,7 @@ export function issueColumns(includeDescription = false): SQL {
     coalesce((select array_agg(l.label_id order by l.created_at, l.label_id)::text[]
               from issue_labels l where l.issue_id = i.id), '{}') as label_ids,
     (select count(*)::int from issues c
-      where c.parent_id = i.id and c.deleted_at is null and c.is_draft = false) as sub_issues_count,
+      where c.parent_id = i.id and c.deleted_at is null and c.is_draft = false and c.in_intake = false) as sub_issues_count,
     (select count(*)::int from issue_links k where k.issue_id = i.id) as link_count,
     (select count(*)::int from file_assets f
       where f.entity_type = ${ISSUE_ATTACHMENT} and f.entity_identifier = i.id

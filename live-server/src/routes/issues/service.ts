@@ -171,11 +171,12 @@ export async function validateIssueForm(
     if (current && input.parent_id === current.id) add("parent_id", "A work item cannot be its own parent.");
     else {
       const [parent] = await tx
-        .select({ id: issues.id, isDraft: issues.isDraft })
+        .select({ id: issues.id, isDraft: issues.isDraft, inIntake: issues.inIntake })
         .from(issues)
         .where(and(eq(issues.id, input.parent_id), eq(issues.projectId, project.id), isNull(issues.deletedAt)))
         .limit(1);
-      if (!parent || parent.isDraft) add("parent_id", "The parent must be a work item of this project.");
+      if (!parent || parent.isDraft || parent.inIntake)
+        add("parent_id", "The parent must be a work item of this project.");
       else if (current && (await ancestorChain(tx, parent.id)).includes(current.id)) {
         add("parent_id", "This parent is a sub-issue of this work item: that would make a loop.");
       }
@@ -225,7 +226,8 @@ async function appendedSortOrder(tx: Tx, projectId: string): Promise<number> {
   return max === null || max === undefined ? ISSUE_SORT_DEFAULT : Number(max) + ISSUE_SORT_STEP;
 }
 
-export type CreateOptions = { isEpic: boolean; isDraft: boolean };
+/** `inIntake`: an intake request (routes/intake): recorded, but in no list and not announced until accepted. */
+export type CreateOptions = { isEpic: boolean; isDraft: boolean; inIntake?: boolean };
 
 /**
  * Create a work item (or a draft). Drafts get their number now but no history, subscriptions
@@ -265,6 +267,7 @@ export async function createIssue(
       completedAt: state?.group === "completed" ? new Date() : null,
       isDraft: options.isDraft,
       isEpic: options.isEpic,
+      inIntake: options.inIntake ?? false,
       createdById: actorId,
       updatedById: actorId,
     })
@@ -292,7 +295,7 @@ export async function createIssue(
   }
   const presented = await loadIssue(tx, row.id, { includeDescription: true });
   if (!presented) throw new Error("created item not found");
-  if (!options.isDraft) emitIssue(emit, "issue.created", presented);
+  if (!options.isDraft && !options.inIntake) emitIssue(emit, "issue.created", presented);
   return presented;
 }
 
@@ -591,7 +594,8 @@ export async function updateIssue(
   if (changed.length && !options.quiet && !current.isDraft) {
     await recordActivity(tx, activity);
     if (addedAssignees.length) await ensureSubscribed(tx, current, addedAssignees);
-    emitIssue(emit, "issue.updated", presented, { changed_fields: changed });
+    // An intake request is announced by intake.* events (routes/intake) until it is accepted.
+    if (!current.inIntake) emitIssue(emit, "issue.updated", presented, { changed_fields: changed });
   }
   return { issue: presented, changed };
 }

@@ -15,7 +15,7 @@ import { type SQL, sql } from "drizzle-orm";
 export function itemVisibleTo(alias: string, userId: string, options: { activeProjectsOnly?: boolean } = {}): SQL {
   const a = sql.raw(alias);
   const archived = options.activeProjectsOnly ? sql`and vp.archived_at is null` : sql``;
-  return sql`(${a}.deleted_at is null and ${a}.is_draft = false and exists (
+  return sql`(${a}.deleted_at is null and ${a}.is_draft = false and ${a}.in_intake = false and exists (
     select 1 from project_members vm join projects vp on vp.id = vm.project_id
     where vm.project_id = ${a}.project_id and vm.member_id = ${userId}::uuid and vm.is_active ${archived}
       and (vm.role >= ${ROLE.member} or vp.guest_view_all_features or ${a}.created_by = ${userId}::uuid)))`;

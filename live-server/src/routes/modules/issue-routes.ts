@@ -46,6 +46,7 @@ async function projectItems(tx: Tx, access: ProjectAccess, ids: readonly string[
         eq(issues.projectId, access.project.id),
         isNull(issues.deletedAt),
         eq(issues.isDraft, false),
+        eq(issues.inIntake, false),
       ),
     );
   const found = new Set(rows.map((r) => r.id));

@@ -44,7 +44,7 @@ const pointValue = sql`(select case when e.type = 'points' and ep.value ~ '^-?[0
 
 /** Joins of a module's counted items: `mi` module_issues, `i` issues, `s` states. */
 const countedItems = sql`module_issues mi
-  join issues i on i.id = mi.issue_id and i.deleted_at is null and i.archived_at is null and i.is_draft = false
+  join issues i on i.id = mi.issue_id and i.deleted_at is null and i.archived_at is null and i.is_draft = false and i.in_intake = false
   left join states s on s.id = i.state_id`;
 
 /** Only the reader's own items (alias i) when they are a restricted guest. */
@@ -219,7 +219,7 @@ async function loadChartItems(
         from issues i left join states s on s.id = i.state_id
         left join module_issues mi on mi.issue_id = i.id and mi.module_id = ${moduleId}::uuid
         where i.project_id = ${module.projectId}::uuid and i.deleted_at is null and i.archived_at is null
-          and i.is_draft = false ${ownOnly(owner)}
+          and i.is_draft = false and i.in_intake = false ${ownOnly(owner)}
           and (mi.issue_id is not null or exists (
             select 1 from issue_activities a where a.issue_id = i.id and a.field = 'modules'
               and (a.old_identifier = ${moduleId}::uuid or a.new_identifier = ${moduleId}::uuid)))`,

@@ -64,7 +64,7 @@ export async function modulesRoutes(app: FastifyInstance): Promise<void> {
       db,
       sql`select count(*)::int as n from module_issues mi join issues i on i.id = mi.issue_id
           where mi.module_id = ${row.id}::uuid and i.parent_id is not null and i.deleted_at is null
-            and i.archived_at is null and i.is_draft = false
+            and i.archived_at is null and i.is_draft = false and i.in_intake = false
             ${owner ? sql`and i.created_by = ${owner}::uuid` : sql``}`,
     );
     return {

@@ -134,18 +134,18 @@ describe("PATCH /projects/:id/", () => {
     expect(entry).toMatchObject({ cycle_view: true, issue_views_view: true, page_view: true });
   });
 
-  it("refuses to turn on a feature that doesn't exist yet (400 FEATURE_UNAVAILABLE), changing nothing", async () => {
+  // Intake was the last feature refused as FEATURE_UNAVAILABLE; it exists now (routes/intake),
+  // so the switch works and the intake paths follow it.
+  it("turns intake on and off; the intake paths follow (400 INTAKE_DISABLED while off)", async () => {
     const p = await projectWithTeam(t, w);
-    const before = await projectRow(t, p.id);
-    for (const flag of ["inbox_view"]) {
-      const res = await client(t.app, w.admin).patch(`${p.url}/`, { [flag]: true, page_view: false });
-      expect(res.statusCode, flag).toBe(400);
-      expect(res.json()).toMatchObject({ code: "FEATURE_UNAVAILABLE", fields: { [flag]: [expect.any(String)] } });
-    }
-    expect((await client(t.app, w.admin).patch(`${p.url}/`, { inbox_view: true })).json().error).toBe(
-      "Intake isn't available in Tideline yet, so it can't be turned on.",
-    );
-    expect(await projectRow(t, p.id)).toEqual(before);
+    const off = await client(t.app, w.admin).get(`${p.url}/inbox-issues/`);
+    expect(off.statusCode).toBe(400);
+    expect(off.json()).toMatchObject({ code: "INTAKE_DISABLED" });
+    const on = await client(t.app, w.admin).patch(`${p.url}/`, { inbox_view: true });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ inbox_view: true });
+    expect(await projectRow(t, p.id)).toMatchObject({ inboxView: true });
+    expect((await client(t.app, w.admin).get(`${p.url}/inbox-issues/`)).statusCode).toBe(200);
   });
 
   it("turns epics on and off (issue 11: the epics screens exist); the epics paths follow", async () => {

@@ -251,7 +251,7 @@ export async function projectStats(
               join projects p on p.id = i.project_id and p.archived_at is null
               left join states s on s.id = i.state_id
               where i.workspace_id = ${ws.workspace.id}::uuid and i.project_id = any(${uuidArray(readable)})
-                and i.deleted_at is null and i.archived_at is null and i.is_draft = false
+                and i.deleted_at is null and i.archived_at is null and i.is_draft = false and i.in_intake = false
                 and (not (i.project_id = any(${uuidArray(restricted)})) or i.created_by = ${ws.user.id}::uuid)
               group by i.project_id`,
         )

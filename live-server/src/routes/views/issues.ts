@@ -96,6 +96,7 @@ export async function listWorkspaceIssues(db: DbOrTx, ws: WorkspaceAccess, query
       await workspaceVisibility(db, ws),
       sql`i.deleted_at is null`,
       sql`i.is_draft = false`,
+      sql`i.in_intake = false`,
       sql`i.archived_at is null`,
       sql`i.is_epic = false`,
       ...options.conditions,
