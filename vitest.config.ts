@@ -14,6 +14,10 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["live-server/src/**/*.test.ts"],
+          // Each file builds its own app on its own database and closes it, so nothing leaks from
+          // one file to the next through module state: loading the server's modules once per
+          // worker, not once per file, saves about a fifth of the suite's time.
+          isolate: false,
           globalSetup: ["live-server/test/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
