@@ -1,6 +1,7 @@
 export * from "./constants/assets.ts";
 export * from "./constants/auth-errors.ts";
 export * from "./constants/estimates.ts";
+export * from "./constants/favorites.ts";
 export * from "./constants/issues.ts";
 export * from "./constants/languages.ts";
 export * from "./constants/modules.ts";

@@ -4,6 +4,7 @@ import { assetsRoutes } from "./assets/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { cyclesRoutes } from "./cycles/routes.ts";
 import { estimatesRoutes } from "./estimates/routes.ts";
+import { favoritesRoutes } from "./favorites/routes.ts";
 import { instanceRoutes } from "./instances/routes.ts";
 import { intakeRoutes } from "./intake/routes.ts";
 import { issueDetailsRoutes } from "./issue-details/routes.ts";
@@ -35,6 +36,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(cyclesRoutes);
   await app.register(modulesRoutes);
   await app.register(viewsRoutes);
+  await app.register(favoritesRoutes);
   await app.register(assetsRoutes);
   await app.register(pagesRoutes);
   await app.register(profileRoutes);

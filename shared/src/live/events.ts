@@ -79,16 +79,19 @@ export const DOMAIN_EVENT_TYPES = [
   "sticky.created",
   "sticky.updated",
   "sticky.deleted",
+  "favorite.created",
+  "favorite.updated",
+  "favorite.deleted",
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
 /**
- * Events about one person's own things (their notifications, their stickies): delivered only to
+ * Events about one person's own things (their notifications, their stickies, their favorites): delivered only to
  * that person's `user.{id}` channel (eventRecipientId names them), never to a project's or a
  * workspace's channel, where the others in it would see them.
  */
-export const PERSONAL_EVENT_ENTITIES = ["notification", "sticky"] as const;
+export const PERSONAL_EVENT_ENTITIES = ["notification", "sticky", "favorite"] as const;
 
 export function isPersonalEvent(event: { type: DomainEventType }): boolean {
   const entity = event.type.slice(0, event.type.indexOf("."));

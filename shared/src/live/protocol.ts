@@ -187,7 +187,7 @@ export function eventRecipientId(event: DomainEvent): string | null {
     return null;
   };
   if (event.type.startsWith("notification.")) return pick("receiver", "receiver_id");
-  if (event.type.startsWith("sticky.")) return pick("owner");
+  if (event.type.startsWith("sticky.") || event.type.startsWith("favorite.")) return pick("owner");
   if (event.type.startsWith("project.member.") || event.type.startsWith("workspace.member.")) {
     return pick("member", "member_id");
   }

@@ -270,13 +270,13 @@ export async function cyclesRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: ProjectParams }>(`${PROJECT}/user-favorite-cycles/`, async (request, reply) => {
     const a = await access(request, ROLE.member);
     const body = parse(favoriteBody, request.body);
-    await addFavorite(db, a, body.cycle);
+    await addFavorite(app.ctx, eventOrigin(request), a, body.cycle);
     return reply.status(204).send();
   });
 
   app.delete<{ Params: CycleParams }>(`${PROJECT}/user-favorite-cycles/:cycleId/`, async (request, reply) => {
     const a = await access(request, ROLE.member);
-    await removeFavorite(db, a, request.params.cycleId);
+    await removeFavorite(app.ctx, eventOrigin(request), a, request.params.cycleId);
     return reply.status(204).send();
   });
 

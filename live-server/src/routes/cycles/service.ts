@@ -22,6 +22,11 @@ import { type EmitFn, type EventOrigin, transactionWithEvents } from "../../even
 import { badRequest, forbidden, notFound } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
+import {
+  addFavorite as addUserFavorite,
+  dropFavorites,
+  removeFavorite as removeUserFavorite,
+} from "../../services/favorites.ts";
 import { loadIssues } from "../issues/query.ts";
 import { emitIssue } from "../issues/service.ts";
 import { assignableCycle, moveItemsToCycle } from "./membership.ts";
@@ -385,9 +390,11 @@ export async function deleteCycle(ctx: Ctx, origin: EventOrigin, access: Project
     }
     const presented = await presentForEvent(tx, project, current);
     await takeOutAll(tx, emit, access, current);
-    await tx
-      .delete(userFavorites)
-      .where(and(eq(userFavorites.entityType, FAVORITE), eq(userFavorites.entityIdentifier, current.id)));
+    await dropFavorites(
+      tx,
+      emit,
+      and(eq(userFavorites.entityType, FAVORITE), eq(userFavorites.entityIdentifier, current.id)),
+    );
     await tx.delete(cycles).where(eq(cycles.id, current.id));
     emit("cycle.deleted", scopeOf(current), presented);
   });
@@ -448,9 +455,11 @@ export async function archiveCycle(ctx: Ctx, origin: EventOrigin, access: Projec
       .where(eq(cycles.id, (frozen ?? found).id))
       .returning();
     if (!row) throw notFound("Cycle");
-    await tx
-      .delete(userFavorites)
-      .where(and(eq(userFavorites.entityType, FAVORITE), eq(userFavorites.entityIdentifier, row.id)));
+    await dropFavorites(
+      tx,
+      emit,
+      and(eq(userFavorites.entityType, FAVORITE), eq(userFavorites.entityIdentifier, row.id)),
+    );
     emit("cycle.archived", scopeOf(row), await presentForEvent(tx, project, row));
     return row;
   });
@@ -606,36 +615,37 @@ export async function transferIssues(
 
 // ───────────────────────────── favorites ─────────────────────────────
 
-export async function addFavorite(db: DbOrTx, access: ProjectAccess, cycleId: string): Promise<void> {
-  const cycle = await getCycleRow(db, access.project, cycleId);
-  await db
-    .insert(userFavorites)
-    .values({
-      workspaceId: access.workspace.id,
-      userId: access.user.id,
-      entityType: FAVORITE,
-      entityIdentifier: cycle.id,
-      projectId: access.project.id,
-      name: cycle.name,
-      createdById: access.user.id,
-      updatedById: access.user.id,
-    })
-    .onConflictDoNothing();
+/** Star a cycle for the caller (a favorite already there stays as it is). */
+export async function addFavorite(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  cycleId: string,
+): Promise<void> {
+  const cycle = await getCycleRow(ctx.db, access.project, cycleId);
+  await addUserFavorite(ctx, origin, {
+    workspaceId: access.workspace.id,
+    userId: access.user.id,
+    entityType: FAVORITE,
+    entityIdentifier: cycle.id,
+    projectId: access.project.id,
+  });
 }
 
-export async function removeFavorite(db: DbOrTx, access: ProjectAccess, cycleId: string): Promise<void> {
+/** Remove the caller's star of a cycle; 404 when there is none. */
+export async function removeFavorite(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  cycleId: string,
+): Promise<void> {
   if (!isUuid(cycleId)) throw notFound("Favorite");
-  const removed = await db
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.userId, access.user.id),
-        eq(userFavorites.workspaceId, access.workspace.id),
-        eq(userFavorites.projectId, access.project.id),
-        eq(userFavorites.entityType, FAVORITE),
-        eq(userFavorites.entityIdentifier, cycleId),
-      ),
-    )
-    .returning({ id: userFavorites.id });
-  if (!removed.length) throw notFound("Favorite");
+  const removed = await removeUserFavorite(ctx, origin, {
+    workspaceId: access.workspace.id,
+    userId: access.user.id,
+    entityType: FAVORITE,
+    entityIdentifier: cycleId,
+    projectId: access.project.id,
+  });
+  if (!removed) throw notFound("Favorite");
 }

@@ -136,13 +136,14 @@ export async function modulesRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: ProjectParams }>(`${PROJECT_PATH}/user-favorite-modules/`, async (request, reply) => {
     const access = await asMember(request);
     const { module } = parse(favoriteModuleBody, request.body);
-    const created = await addFavoriteModule(db, access, module);
-    return reply.status(created ? 201 : 200).send({ module, is_favorite: true });
+    await addFavoriteModule(app.ctx, eventOrigin(request), access, module);
+    // 204 with no body, as the reference answers all three entity calls (cycles, modules, views).
+    return reply.status(204).send();
   });
 
   app.delete<{ Params: ModuleParams }>(`${PROJECT_PATH}/user-favorite-modules/:moduleId/`, async (request, reply) => {
     const access = await asMember(request);
-    await removeFavoriteModule(db, access, request.params.moduleId);
+    await removeFavoriteModule(app.ctx, eventOrigin(request), access, request.params.moduleId);
     return reply.status(204).send();
   });
 

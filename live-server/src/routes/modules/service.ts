@@ -24,6 +24,11 @@ import { type EmitFn, type EventOrigin, transactionWithEvents } from "../../even
 import { badRequest, conflict, type FieldErrors, forbidden, notFound } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import type { ProjectAccess, WorkspaceAccess } from "../../policies/access.ts";
+import {
+  addFavorite as addUserFavorite,
+  dropFavorites,
+  removeFavorite as removeUserFavorite,
+} from "../../services/favorites.ts";
 import { recordActivity } from "../../services/issue-activity.ts";
 import { restrictedProjects } from "../cycles/guest-scope.ts";
 import { loadIssues } from "../issues/query.ts";
@@ -370,9 +375,11 @@ export async function deleteModule(ctx: Ctx, origin: EventOrigin, access: Projec
       );
       if (!item.is_draft) await recordActivity(tx, change.activity);
     }
-    await tx
-      .delete(userFavorites)
-      .where(and(eq(userFavorites.entityType, MODULE_FAVORITE), eq(userFavorites.entityIdentifier, current.id)));
+    await dropFavorites(
+      tx,
+      emit,
+      and(eq(userFavorites.entityType, MODULE_FAVORITE), eq(userFavorites.entityIdentifier, current.id)),
+    );
     await tx.delete(modules).where(eq(modules.id, current.id));
     for (const item of await loadIssues(tx, { ids: issueIds, includeDescription: true })) {
       if (!item.is_draft) emitIssue(emit, "issue.updated", item, { changed_fields: ["module_ids"] });
@@ -396,9 +403,11 @@ export async function archiveModule(ctx: Ctx, origin: EventOrigin, access: Proje
       .where(eq(modules.id, current.id))
       .returning();
     if (!row) throw notFound("Module");
-    await tx
-      .delete(userFavorites)
-      .where(and(eq(userFavorites.entityType, MODULE_FAVORITE), eq(userFavorites.entityIdentifier, current.id)));
+    await dropFavorites(
+      tx,
+      emit,
+      and(eq(userFavorites.entityType, MODULE_FAVORITE), eq(userFavorites.entityIdentifier, current.id)),
+    );
     emit("module.archived", scopeOf(row), eventData(await presentOne(tx, row, null)));
     return { archived_at: now.toISOString() };
   });
@@ -419,40 +428,29 @@ export async function restoreModule(ctx: Ctx, origin: EventOrigin, access: Proje
   });
 }
 
-/** Star an unarchived module for the caller (idempotent). */
-export async function addFavoriteModule(db: DbOrTx, access: ProjectAccess, moduleId: string): Promise<boolean> {
-  const row = await getModule(db, access, moduleId, { archived: false });
-  const inserted = await db
-    .insert(userFavorites)
-    .values({
-      workspaceId: row.workspaceId,
-      userId: access.user.id,
-      entityType: MODULE_FAVORITE,
-      entityIdentifier: row.id,
-      projectId: row.projectId,
-      name: row.name,
-      createdById: access.user.id,
-      updatedById: access.user.id,
-    })
-    .onConflictDoNothing()
-    .returning({ id: userFavorites.id });
-  return inserted.length > 0;
+/** Star an unarchived module for the caller (a favorite already there stays as it is). */
+export async function addFavoriteModule(ctx: Ctx, origin: EventOrigin, access: ProjectAccess, moduleId: string) {
+  const row = await getModule(ctx.db, access, moduleId, { archived: false });
+  await addUserFavorite(ctx, origin, {
+    workspaceId: row.workspaceId,
+    userId: access.user.id,
+    entityType: MODULE_FAVORITE,
+    entityIdentifier: row.id,
+    projectId: row.projectId,
+  });
 }
 
-export async function removeFavoriteModule(db: DbOrTx, access: ProjectAccess, moduleId: string): Promise<void> {
+/** Remove the caller's star of a module; 404 when there is none. */
+export async function removeFavoriteModule(ctx: Ctx, origin: EventOrigin, access: ProjectAccess, moduleId: string) {
   if (!isUuid(moduleId)) throw notFound("Favorite");
-  const removed = await db
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.userId, access.user.id),
-        eq(userFavorites.entityType, MODULE_FAVORITE),
-        eq(userFavorites.entityIdentifier, moduleId),
-        eq(userFavorites.projectId, access.project.id),
-      ),
-    )
-    .returning({ id: userFavorites.id });
-  if (!removed.length) throw notFound("Favorite");
+  const removed = await removeUserFavorite(ctx, origin, {
+    workspaceId: access.workspace.id,
+    userId: access.user.id,
+    entityType: MODULE_FAVORITE,
+    entityIdentifier: moduleId,
+    projectId: access.project.id,
+  });
+  if (!removed) throw notFound("Favorite");
 }
 
 export type { EmitFn };

@@ -163,13 +163,13 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: PageParams }>(`${PROJECT}/favorite-pages/:pageId/`, async (request, reply) => {
     const access = await page(request);
-    const { created, favorite } = await addPageFavorite(db, access);
+    const { created, favorite } = await addPageFavorite(app.ctx, eventOrigin(request), access);
     return reply.status(created ? 201 : 200).send(favorite);
   });
 
   app.delete<{ Params: PageParams }>(`${PROJECT}/favorite-pages/:pageId/`, async (request, reply) => {
     const access = await page(request);
-    await removePageFavorite(db, access);
+    await removePageFavorite(app.ctx, eventOrigin(request), access);
     return reply.status(204).send();
   });
 

@@ -16,7 +16,7 @@ import {
 } from "@tideline/shared";
 import { and, desc, eq, ilike, inArray, isNotNull, isNull, ne, notInArray, or, type SQL } from "drizzle-orm";
 import * as Y from "yjs";
-import type { Db, DbOrTx, Tx } from "../../db/client.ts";
+import type { DbOrTx, Tx } from "../../db/client.ts";
 import { escapeLike } from "../../db/like.ts";
 import {
   documentUpdates,
@@ -28,11 +28,11 @@ import {
   userFavorites,
   workspaceMembers,
 } from "../../db/schema.ts";
-import type { EmitFn } from "../../events/bus.ts";
+import type { EmitFn, EventOrigin } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound } from "../../http/errors.ts";
 import { titleUpdateFor } from "../../live/schema.ts";
 import type { ProjectAccess } from "../../policies/access.ts";
-import { addFavorite, removeFavorite } from "../../services/favorites.ts";
+import { addFavorite, dropFavorites, type FavoriteCtx, removeFavorite } from "../../services/favorites.ts";
 import { contentOfDoc, docFromState, stateFromHtml } from "./content.ts";
 import {
   applyPageUpdate,
@@ -327,15 +327,15 @@ export async function setPageAccess(tx: Tx, emit: EmitFn, access: PageAccess, va
   if (page.access === value) return;
   const row = await updateLockedPage(tx, page, access.user.id, { access: value });
   if (value === PAGE_ACCESS.private) {
-    await tx
-      .delete(userFavorites)
-      .where(
-        and(
-          eq(userFavorites.entityType, PAGE_FAVORITE),
-          eq(userFavorites.entityIdentifier, page.id),
-          ne(userFavorites.userId, row.ownedById),
-        ),
-      );
+    await dropFavorites(
+      tx,
+      emit,
+      and(
+        eq(userFavorites.entityType, PAGE_FAVORITE),
+        eq(userFavorites.entityIdentifier, page.id),
+        ne(userFavorites.userId, row.ownedById),
+      ),
+    );
   }
   await emitPage(tx, emit, "page.updated", row, access.user.id, { changedFields: ["access"] });
 }
@@ -368,9 +368,11 @@ export async function archivePage(tx: Tx, emit: EmitFn, access: PageAccess): Pro
     .set({ archivedAt, updatedById: access.user.id, updatedAt: archivedAt })
     .where(and(inArray(pages.id, ids), isNull(pages.archivedAt)))
     .returning();
-  await tx
-    .delete(userFavorites)
-    .where(and(eq(userFavorites.entityType, PAGE_FAVORITE), inArray(userFavorites.entityIdentifier, ids)));
+  await dropFavorites(
+    tx,
+    emit,
+    and(eq(userFavorites.entityType, PAGE_FAVORITE), inArray(userFavorites.entityIdentifier, ids)),
+  );
   for (const row of rows) await emitPage(tx, emit, "page.archived", row, access.user.id);
   return archivedAt;
 }
@@ -414,9 +416,11 @@ export async function deletePage(tx: Tx, emit: EmitFn, access: PageAccess): Prom
     .update(pages)
     .set({ parentId: null })
     .where(and(eq(pages.workspaceId, page.workspaceId), eq(pages.parentId, page.id)));
-  await tx
-    .delete(userFavorites)
-    .where(and(eq(userFavorites.entityType, PAGE_FAVORITE), eq(userFavorites.entityIdentifier, page.id)));
+  await dropFavorites(
+    tx,
+    emit,
+    and(eq(userFavorites.entityType, PAGE_FAVORITE), eq(userFavorites.entityIdentifier, page.id)),
+  );
   await tx.delete(documentUpdates).where(eq(documentUpdates.documentName, pageDocumentName(page.id)));
   await tx.delete(pages).where(eq(pages.id, page.id));
   const data = presentPageEvent(page, facts);
@@ -428,13 +432,13 @@ export async function deletePage(tx: Tx, emit: EmitFn, access: PageAccess): Prom
 // ───────────────────────────── favorites ─────────────────────────────
 
 /** Favorite the page for the caller (member and above); an existing favorite is returned as is. */
-export async function addPageFavorite(db: Db, access: PageAccess) {
+export async function addPageFavorite(ctx: FavoriteCtx, origin: EventOrigin, access: PageAccess) {
   requireMemberPlus(access, "favorite");
   const { page, user } = access;
   if (page.archivedAt) {
     throw badRequest("Archived pages can't be added to favorites.", undefined, "PAGE_ARCHIVED");
   }
-  const { created, row } = await addFavorite(db, {
+  const { created, row } = await addFavorite(ctx, origin, {
     workspaceId: page.workspaceId,
     userId: user.id,
     entityType: PAGE_FAVORITE,
@@ -445,8 +449,8 @@ export async function addPageFavorite(db: Db, access: PageAccess) {
 }
 
 /** Remove the caller's favorite of the page (any role may drop their own); 404 when there is none. */
-export async function removePageFavorite(db: DbOrTx, access: PageAccess): Promise<void> {
-  const removed = await removeFavorite(db, {
+export async function removePageFavorite(ctx: FavoriteCtx, origin: EventOrigin, access: PageAccess): Promise<void> {
+  const removed = await removeFavorite(ctx, origin, {
     workspaceId: access.workspace.id,
     userId: access.user.id,
     entityType: PAGE_FAVORITE,
@@ -588,15 +592,15 @@ export async function movePage(tx: Tx, emit: EmitFn, access: PageAccess, newProj
       ),
     )
     .where(and(eq(projectMembers.projectId, newProjectId), eq(projectMembers.isActive, true)));
-  await tx
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.entityType, PAGE_FAVORITE),
-        eq(userFavorites.entityIdentifier, page.id),
-        notInArray(userFavorites.userId, targetMembers),
-      ),
-    );
+  await dropFavorites(
+    tx,
+    emit,
+    and(
+      eq(userFavorites.entityType, PAGE_FAVORITE),
+      eq(userFavorites.entityIdentifier, page.id),
+      notInArray(userFavorites.userId, targetMembers),
+    ),
+  );
   // Both projects hear of it: the old one drops the page, the new one adds it.
   await emitPage(tx, emit, "page.moved", row, userId, {
     projectIds: [...new Set([...before.projectIds, newProjectId])],

@@ -19,6 +19,7 @@ import { projectMembers, projects, userFavorites, users, workspaceMembers } from
 import { type EmitFn, type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow } from "../../policies/access.ts";
+import { dropFavorites } from "../../services/favorites.ts";
 import { presentProjectMember } from "./presenter.ts";
 
 /** Join condition: the project member is still an active workspace member. */
@@ -294,15 +295,15 @@ async function endMembership(
     .where(eq(projectMembers.id, membership.id))
     .returning();
   if (ended) emitMembership(emit, "project.member.removed", ended);
-  await tx
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.workspaceId, project.workspaceId),
-        eq(userFavorites.userId, membership.memberId),
-        eq(userFavorites.projectId, project.id),
-      ),
-    );
+  await dropFavorites(
+    tx,
+    emit,
+    and(
+      eq(userFavorites.workspaceId, project.workspaceId),
+      eq(userFavorites.userId, membership.memberId),
+      eq(userFavorites.projectId, project.id),
+    ),
+  );
 }
 
 export async function removeMember(

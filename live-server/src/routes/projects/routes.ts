@@ -198,13 +198,13 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
       minRole: ROLE.guest,
       allowNonMember: true,
     });
-    const { created, favorite } = await addFavoriteProject(db, access);
+    const { created, favorite } = await addFavoriteProject(app.ctx, eventOrigin(request), access);
     return reply.status(created ? 201 : 200).send(favorite);
   });
 
   app.delete<{ Params: ProjectParams }>(`${WS}/user-favorite-projects/:projectId/`, async (request, reply) => {
     const ws = await workspaceAccess(db, request, request.params.slug);
-    await removeFavoriteProject(db, ws, requireUuid(request.params.projectId, "Favorite"));
+    await removeFavoriteProject(app.ctx, eventOrigin(request), ws, requireUuid(request.params.projectId, "Favorite"));
     return reply.status(204).send();
   });
 }

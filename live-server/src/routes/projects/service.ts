@@ -27,7 +27,7 @@ import { cycles, modules, projectMembers, projects, states, userFavorites, works
 import { type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
-import { addFavorite, removeFavorite } from "../../services/favorites.ts";
+import { addFavorite, type FavoriteCtx, removeFavorite } from "../../services/favorites.ts";
 import { memberStillInWorkspace, upsertMembership, workspaceRoles } from "./members.ts";
 import {
   type ProjectViewer,
@@ -576,12 +576,12 @@ export async function listFavoriteProjects(db: DbOrTx, ws: WorkspaceAccess) {
 }
 
 /** Add a project favorite; an existing one is returned as it is (created: false). */
-export async function addFavoriteProject(db: Db, access: ProjectAccess) {
+export async function addFavoriteProject(ctx: FavoriteCtx, origin: EventOrigin, access: ProjectAccess) {
   const { project, user } = access;
   if (project.archivedAt) {
     throw badRequest("Archived projects can't be added to favorites.", undefined, "PROJECT_ARCHIVED");
   }
-  const { created, row } = await addFavorite(db, {
+  const { created, row } = await addFavorite(ctx, origin, {
     workspaceId: project.workspaceId,
     userId: user.id,
     entityType: PROJECT_FAVORITE,
@@ -591,8 +591,13 @@ export async function addFavoriteProject(db: Db, access: ProjectAccess) {
   return { created, favorite: presentProjectFavorite(row, project) };
 }
 
-export async function removeFavoriteProject(db: DbOrTx, ws: WorkspaceAccess, projectId: string): Promise<void> {
-  const removed = await removeFavorite(db, {
+export async function removeFavoriteProject(
+  ctx: FavoriteCtx,
+  origin: EventOrigin,
+  ws: WorkspaceAccess,
+  projectId: string,
+): Promise<void> {
+  const removed = await removeFavorite(ctx, origin, {
     workspaceId: ws.workspace.id,
     userId: ws.user.id,
     entityType: PROJECT_FAVORITE,

@@ -8,7 +8,7 @@
  * - POST, DELETE views/:viewId/lock/ (lock / unlock); POST views/:viewId/access/ {access};
  * - POST, DELETE views/:viewId/publish/ (sets / clears anchor);
  * - POST, DELETE views/:viewId/archive/ (archive / restore); GET archived-views/;
- * - POST user-favorite-views/ {view}; DELETE user-favorite-views/:viewId/.
+ * - POST user-favorite-views/ {view} (204, no body, as the reference); DELETE user-favorite-views/:viewId/.
  * Workspace views (/api/workspaces/:slug/):
  * - GET, POST views/; GET, PATCH (or PUT), DELETE views/:viewId/; POST, DELETE views/:viewId/lock/;
  *   POST views/:viewId/access/;
@@ -174,13 +174,14 @@ export async function viewsRoutes(app: FastifyInstance): Promise<void> {
   app.post<{ Params: ProjectParams }>(`${PROJECT_PATH}/user-favorite-views/`, async (request, reply) => {
     const { scope } = await inProject(request);
     const { view } = parse(favoriteViewBody, request.body);
-    const created = await addFavoriteView(db, scope, view);
-    return reply.status(created ? 201 : 200).send({ view, is_favorite: true });
+    await addFavoriteView(app.ctx, eventOrigin(request), scope, view);
+    // 204 with no body, as the reference answers all three entity calls (cycles, modules, views).
+    return reply.status(204).send();
   });
 
   app.delete<{ Params: ProjectViewParams }>(`${PROJECT_PATH}/user-favorite-views/:viewId/`, async (request, reply) => {
     const { scope } = await inProject(request);
-    await removeFavoriteView(db, scope, request.params.viewId);
+    await removeFavoriteView(app.ctx, eventOrigin(request), scope, request.params.viewId);
     return reply.status(204).send();
   });
 

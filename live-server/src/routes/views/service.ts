@@ -28,6 +28,11 @@ import { issueViews, userFavorites } from "../../db/schema.ts";
 import { type EmitFn, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
+import {
+  addFavorite as addUserFavorite,
+  dropFavorites,
+  removeFavorite as removeUserFavorite,
+} from "../../services/favorites.ts";
 import { applyUserPropertiesPatch, parseUserPropertiesPatch } from "../issues/user-properties-routes.ts";
 import { type PresentedView, presentView, type ViewRow, viewEventData } from "./presenter.ts";
 import { VIEW_ACCESS, type ViewInput } from "./schema.ts";
@@ -247,12 +252,12 @@ async function changeView(
       .returning();
     if (!row) throw viewNotFound();
     if (row.archivedAt && !current.archivedAt) {
-      await tx.delete(userFavorites).where(favoritesOfView(row.id));
+      await dropFavorites(tx, emit, favoritesOfView(row.id));
     }
     if (row.access === VIEW_ACCESS.private && current.access !== VIEW_ACCESS.private) {
       // Others can no longer see it: their stars on it would point at nothing.
       const others = row.ownedById ? ne(userFavorites.userId, row.ownedById) : undefined;
-      await tx.delete(userFavorites).where(and(favoritesOfView(row.id), others));
+      await dropFavorites(tx, emit, and(favoritesOfView(row.id), others));
     }
     // Turning a view private: members who held it learn it is gone for them (viewEventData).
     return emitted(tx, emit, "view.updated", row, scope.userId);
@@ -360,7 +365,7 @@ export async function deleteView(ctx: Ctx, origin: EventOrigin, scope: ViewScope
   await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     const current = await getView(tx, scope, viewId, { lock: true });
     requireOwnerOrAdmin(scope, current, "delete");
-    await tx.delete(userFavorites).where(favoritesOfView(current.id));
+    await dropFavorites(tx, emit, favoritesOfView(current.id));
     await tx.delete(issueViews).where(eq(issueViews.id, current.id));
     emit("view.deleted", eventScope(current), viewEventData(current));
   });
@@ -368,40 +373,34 @@ export async function deleteView(ctx: Ctx, origin: EventOrigin, scope: ViewScope
 
 // ───────────────────────────── favorites ─────────────────────────────
 
-/** Star a view for the caller (idempotent: true when it was added now). Members and admins (the reference's rule). */
-export async function addFavoriteView(db: DbOrTx, scope: ViewScope, viewId: string): Promise<boolean> {
+/** Star a view for the caller (a favorite already there stays as it is). Members and admins (the reference's rule). */
+export async function addFavoriteView(ctx: Ctx, origin: EventOrigin, scope: ViewScope, viewId: string): Promise<void> {
   requireMember(scope, "Guests cannot favorite views.");
-  const row = await getView(db, scope, viewId, { archived: false });
-  const inserted = await db
-    .insert(userFavorites)
-    .values({
-      workspaceId: row.workspaceId,
-      userId: scope.userId,
-      entityType: VIEW_FAVORITE,
-      entityIdentifier: row.id,
-      projectId: row.projectId,
-      name: row.name,
-      createdById: scope.userId,
-      updatedById: scope.userId,
-    })
-    .onConflictDoNothing()
-    .returning({ id: userFavorites.id });
-  return inserted.length > 0;
+  const row = await getView(ctx.db, scope, viewId, { archived: false });
+  await addUserFavorite(ctx, origin, {
+    workspaceId: row.workspaceId,
+    userId: scope.userId,
+    entityType: VIEW_FAVORITE,
+    entityIdentifier: row.id,
+    projectId: row.projectId,
+  });
 }
 
-export async function removeFavoriteView(db: DbOrTx, scope: ViewScope, viewId: string): Promise<void> {
+/** Remove the caller's star of a view; 404 when there is none. */
+export async function removeFavoriteView(
+  ctx: Ctx,
+  origin: EventOrigin,
+  scope: ViewScope,
+  viewId: string,
+): Promise<void> {
   requireMember(scope, "Guests cannot favorite views.");
   if (!isUuid(viewId)) throw notFound("Favorite");
-  const removed = await db
-    .delete(userFavorites)
-    .where(
-      and(
-        eq(userFavorites.userId, scope.userId),
-        eq(userFavorites.entityType, VIEW_FAVORITE),
-        eq(userFavorites.entityIdentifier, viewId),
-        scope.projectId ? eq(userFavorites.projectId, scope.projectId) : isNull(userFavorites.projectId),
-      ),
-    )
-    .returning({ id: userFavorites.id });
-  if (!removed.length) throw notFound("Favorite");
+  const removed = await removeUserFavorite(ctx, origin, {
+    workspaceId: scope.workspaceId,
+    userId: scope.userId,
+    entityType: VIEW_FAVORITE,
+    entityIdentifier: viewId,
+    projectId: scope.projectId,
+  });
+  if (!removed) throw notFound("Favorite");
 }
