@@ -18,6 +18,7 @@ import { isOwnClientMutation } from "../lib/client-mutations";
 import { type ChannelListener, watchSharedChannel } from "../lib/live";
 import { type DetailWidget, planEvent } from "../lib/live-board-events";
 import { applyCycleEvent, cycles, loadCycles } from "./cycles";
+import { applyIntakeEvent, intake, loadIntake, loadIntakeCount } from "./intake";
 import { applyModuleEvent, loadModules, modules } from "./modules";
 import { loadProjectMeta } from "./project-meta";
 import { fetchProject, fetchProjects, projects } from "./projects";
@@ -133,6 +134,8 @@ function applyEvent(slug: string, projectId: string, event: DomainEvent): void {
   applyTimelineRelationEvent(event);
   // Cycles and modules keep their own lists (pickers, filters, progress): fresh counters ride on the event.
   if (applyCycleEvent(event) || applyModuleEvent(event)) return;
+  // Intake requests are not work items until accepted (which announces issue.created).
+  if (applyIntakeEvent(slug, projectId, event)) return;
   const action = planEvent(event, { isOwnMutation: isOwnClientMutation, cached: getWorkItem });
   switch (action.kind) {
     case "upsert":
@@ -179,6 +182,8 @@ export function watchProjectLive(slug: string, projectId: string, listener?: Pro
         // Lists already loaded may have missed events while we were away.
         if (cycles.byProject[projectId]) loadCycles(slug, projectId, true).catch(() => undefined);
         if (modules.byProject[projectId]) loadModules(slug, projectId, true).catch(() => undefined);
+        if (intake.byProject[projectId]) loadIntake(slug, projectId).catch(() => undefined);
+        if (intake.counts[projectId] !== undefined) loadIntakeCount(slug, projectId).catch(() => undefined);
         await catchUpProject(slug, projectId);
       },
       accessChanged: () => {

@@ -1,6 +1,7 @@
 import type { RouteObject } from "react-router";
 import { cycleRoutes } from "../cycles/routes";
 import { epicRoutes } from "../epics/routes";
+import { intakeRoutes } from "../intake/routes";
 import { memberProfileRoutes } from "../member-profile/routes";
 import { moduleRoutes } from "../modules/routes";
 import { pageRoutes } from "../pages/routes";
@@ -48,6 +49,7 @@ export const workspaceRoutes: RouteObject[] = [
       ...workspaceViewRoutes,
       ...memberProfileRoutes,
       ...epicRoutes,
+      ...intakeRoutes,
       {
         path: "browse/:workItemKey/",
         lazy: async () => ({ Component: (await import("../work-item/work-item-page")).WorkItemPage }),

@@ -42,6 +42,7 @@ import { favorites, removeFavoriteProject, toggleFavoriteProject } from "../../s
 import { type Project, projects } from "../../stores/projects";
 import { session, signOut } from "../../stores/session";
 import { workspaces } from "../../stores/workspaces";
+import { IntakeSidebarLink } from "../intake/sidebar-entry";
 import { NotificationsSidebarLink } from "../notifications/sidebar-entry";
 import { StickiesSidebarButton } from "../stickies/sidebar-entry";
 import { ProjectLogo, WorkspaceLogo } from "./components/logos";
@@ -355,6 +356,7 @@ function SidebarProject({ project, collapsed }: { project: Project; collapsed: b
           {project.page_view ? (
             <SidebarLink to={pagesPath} icon={<FileText size={14} />} label={t("pages.nav")} matchPrefix={pagesPath} />
           ) : null}
+          {project.inbox_view ? <IntakeSidebarLink slug={slug} projectId={project.id} /> : null}
         </div>
       ) : null}
     </>
