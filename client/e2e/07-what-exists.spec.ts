@@ -1,6 +1,7 @@
 /**
  * What a new user sees (issue 9): the project's features screen lists only the features that
- * exist (Cycles, Modules and Pages since issue 10), and the sidebar links only those; kanban cards show only the properties that
+ * exist (Cycles, Modules and Pages since issue 10; Views and Epics since issue 11; Intake, off by
+ * default, since its client), and the sidebar links only those that are on; kanban cards show only the properties that
  * have a value, each date once, in display-property order; the notifications screen's All tab
  * lists mentions too (its count and the badge agree with it) and each entry says what changed.
  * It signs up its own two users, workspace and project through the API; screenshots of the board
@@ -55,14 +56,16 @@ test.describe
       await pageA.goto(`/${f.slug}/projects/${f.projectId}/settings/features/`);
       await expect(pageA.getByRole("heading", { name: "Features", level: 1 })).toBeVisible();
       const main = pageA.locator(".feature-list").first();
-      // Epics exist too (issue 11): listed, off by default (no Epics link in the sidebar then).
+      // Epics exist too (issue 11), and Intake (its screen and sidebar entry since the intake
+      // client): listed, off by default (no Epics or Intake link in the sidebar then).
       await expect(main.getByRole("switch", { name: "Epics" })).not.toBeChecked();
-      await expect(main.getByRole("switch")).toHaveCount(5);
+      await expect(main.getByRole("switch", { name: "Intake" })).not.toBeChecked();
+      await expect(main.getByRole("switch")).toHaveCount(6);
       // Saved views exist too (issue 11): on by default, linked under the project.
       for (const on of ["Cycles", "Modules", "Views", "Pages"])
         await expect(main.getByRole("switch", { name: on })).toBeChecked();
       await pageA.screenshot({ path: `${SCREENS}/features.png` });
-      for (const gone of ["Intake", "Time tracking"]) {
+      for (const gone of ["Time tracking"]) {
         await expect(pageA.getByRole("switch", { name: gone })).toHaveCount(0);
         await expect(pageA.getByText(gone, { exact: true })).toHaveCount(0);
       }
@@ -81,6 +84,14 @@ test.describe
       for (const gone of ["Intake", "Epics"]) {
         await expect(nav.getByRole("link", { name: gone, exact: true })).toHaveCount(0);
       }
+      // Switched on, Intake is linked under the project; switched off again, the link goes.
+      const intake = main.getByRole("switch", { name: "Intake" });
+      await intake.click();
+      await expect(intake).toBeChecked();
+      await expect(nav.getByRole("link", { name: "Intake", exact: true })).toBeVisible();
+      await intake.click();
+      await expect(intake).not.toBeChecked();
+      await expect(nav.getByRole("link", { name: "Intake", exact: true })).toHaveCount(0);
     });
 
     test("kanban cards show only what has a value, each date once, in display-property order", async () => {
