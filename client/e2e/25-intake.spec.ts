@@ -198,4 +198,21 @@ test.describe
       await pageA.emulateMedia({ colorScheme: "light" });
       await pageA.setViewportSize({ width: 1280, height: 800 });
     });
+    test("the keyboard walks the list; a deleted request goes, and its link says it is gone", async () => {
+      await a.goto(f.slug, f.projectId);
+      await expect(a.rows).toHaveCount(2);
+      await a.rows.first().getByRole("button").focus();
+      await pageA.keyboard.press("ArrowDown");
+      await pageA.keyboard.press("Enter");
+      await expect(a.detail.getByRole("textbox", { name: "Title" })).toHaveValue("Invoices show the wrong currency");
+      const url = pageA.url();
+      await a.action("Delete").click();
+      const confirm = pageA.getByRole("dialog", { name: "Delete this request?" });
+      await confirm.getByRole("button", { name: "Delete" }).click();
+      await expect(confirm).toBeHidden();
+      await expect(a.row("Invoices show the wrong currency")).toHaveCount(0);
+      await expect(a.rows).toHaveCount(1);
+      await pageA.goto(url);
+      await expect(pageA.getByText("This request doesn’t exist or you can’t see it.")).toBeVisible();
+    });
   });

@@ -16,7 +16,7 @@
  *   every event, since only the server knows what a guest may count.
  */
 import { type DomainEvent, PRIORITIES, type Priority } from "@tideline/shared";
-import { api } from "../lib/api";
+import { api, HTTPError } from "../lib/api";
 import { isOwnClientMutation, mutationHeaders } from "../lib/client-mutations";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
@@ -80,6 +80,8 @@ export type IntakeList = {
   failed: boolean;
   /** The open request (also when it left the list: accepted from the Open tab, it stays shown). */
   selected: IntakeRequest | null;
+  /** A request asked for that is gone or out of sight (deleted, or another guest's): said so, not loaded forever. */
+  missingId: string | null;
 };
 
 export const intake = defineStore(() => ({
@@ -104,6 +106,7 @@ function listOf(projectId: string): IntakeList {
       loader: "init-loader",
       failed: false,
       selected: null,
+      missingId: null,
     };
     list = intake.byProject[projectId] as IntakeList;
   }
@@ -270,8 +273,14 @@ export async function selectIntake(slug: string, projectId: string, id: string |
     return;
   }
   if (list.selected?.id !== id) list.selected = null;
-  const answer = await api.get(`${base(slug, projectId)}/intake-issues/${id}/`).json<IntakeRequest>();
-  if (listOf(projectId).selected === null || listOf(projectId).selected?.id === id) listOf(projectId).selected = answer;
+  list.missingId = null;
+  try {
+    const answer = await api.get(`${base(slug, projectId)}/intake-issues/${id}/`).json<IntakeRequest>();
+    if (list.selected === null || list.selected.id === id) list.selected = answer;
+  } catch (error) {
+    if (error instanceof HTTPError && error.response.status === 404) list.missingId = id;
+    throw error;
+  }
 }
 
 // ── changes ──────────────────────────────────────────────────────────────────
@@ -302,7 +311,10 @@ function remove(projectId: string, id: string): void {
     list.items.splice(at, 1);
     list.total = Math.max(0, list.total - 1);
   }
-  if (list.selected?.id === id) list.selected = null;
+  if (list.selected?.id === id) {
+    list.selected = null;
+    list.missingId = id;
+  }
 }
 
 /** A snapshot to undo with: the list's items, total and open request as they are now. */
@@ -311,10 +323,12 @@ function keep(projectId: string): () => void {
   const items = [...list.items];
   const total = list.total;
   const selected = list.selected;
+  const missingId = list.missingId;
   return () => {
     list.items = items;
     list.total = total;
     list.selected = selected;
+    list.missingId = missingId;
   };
 }
 

@@ -50,6 +50,16 @@ import "./intake.css";
 
 const TABS: IntakeTab[] = ["open", "closed"];
 
+/** ↑/↓ move between the rows of the list (Tab still leaves it). */
+function moveFocus(event: React.KeyboardEvent<HTMLUListElement>) {
+  if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+  const rows = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>(".intake-row"));
+  const at = rows.indexOf(document.activeElement as HTMLButtonElement);
+  if (at < 0) return;
+  event.preventDefault();
+  rows[Math.max(0, Math.min(rows.length - 1, at + (event.key === "ArrowDown" ? 1 : -1)))]?.focus();
+}
+
 export function IntakeScreen() {
   const { t } = useTranslation();
   const { projectId = "" } = useParams();
@@ -175,6 +185,16 @@ export function IntakeScreen() {
                   onBack={narrow ? () => select(null) : undefined}
                   onDeleted={() => select(null)}
                 />
+              ) : selectedId && list?.missingId === selectedId ? (
+                <EmptyState
+                  icon={Inbox}
+                  title={t("intake.errors.notFound")}
+                  action={
+                    <Button variant="secondary" onClick={() => select(null)}>
+                      {t("intake.back")}
+                    </Button>
+                  }
+                />
               ) : selectedId ? (
                 <SkeletonRows count={4} height={28} />
               ) : (
@@ -294,7 +314,7 @@ function ListPane({
           )
         ) : (
           <>
-            <ul className="intake-list" aria-label={t(`intake.tabs.${tab}`)}>
+            <ul className="intake-list" aria-label={t(`intake.tabs.${tab}`)} onKeyDown={moveFocus}>
               {items.map((r) => (
                 <li key={r.id}>
                   <button
