@@ -11,8 +11,10 @@ import { mutationHeaders } from "../lib/client-mutations";
 import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/meta";
 import { serverAfterCopy } from "../lib/local-db/preload";
 import { defineStore } from "../lib/store";
+import { markEntityFavorite, settleFavorites } from "./favorites";
 import { metaFromLocalCopy } from "./project-meta";
 import { getProjectWorkItems, getWorkItem, upsertWorkItems, type WorkItem } from "./work-items";
+import type { LogoProps } from "./workspaces";
 
 /** A cycle as the API presents it (live-server/src/routes/cycles/presenter.ts). */
 export type Cycle = ProgressCounters & {
@@ -368,14 +370,29 @@ export async function setCycleFavorite(
     const detail = cycles.details[cycleId]?.cycle;
     if (detail) detail.is_favorite = value;
   };
-  const was = Boolean(findCycle(projectId, cycleId)?.is_favorite);
+  const found = findCycle(projectId, cycleId);
+  const was = Boolean(found?.is_favorite);
   set(favorite);
+  // The sidebar's Favorites shows it at once too (the server's favorite.created replaces it).
+  const undoSidebar = markEntityFavorite(
+    slug,
+    {
+      entity_type: "cycle",
+      id: cycleId,
+      project_id: projectId,
+      name: found?.name ?? "",
+      logo_props: found?.logo_props as LogoProps,
+    },
+    favorite,
+  );
   try {
     if (favorite) await api.post(`${projectPath(slug, projectId)}/user-favorite-cycles/`, { json: { cycle: cycleId } });
     else await api.delete(`${projectPath(slug, projectId)}/user-favorite-cycles/${cycleId}/`);
+    settleFavorites(slug);
     return true;
   } catch (error) {
     set(was);
+    undoSidebar();
     await fail(
       favorite ? "The cycle could not be added to favorites." : "The cycle could not be removed from favorites.",
       error,

@@ -12,8 +12,10 @@ import { loadWithLocalCopy, sameRows, writeListsThrough } from "../lib/local-db/
 import { serverAfterCopy } from "../lib/local-db/preload";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
+import { markEntityFavorite, settleFavorites } from "./favorites";
 import { metaFromLocalCopy } from "./project-meta";
 import { getWorkItem, upsertWorkItems, type WorkItem, getProjectWorkItems as workItemsOf } from "./work-items";
+import type { LogoProps } from "./workspaces";
 
 /** A module as the API presents it (live-server/src/routes/modules/presenter.ts). */
 export type Module = ProgressCounters & {
@@ -413,10 +415,26 @@ export async function setModuleFavorite(
     const detail = modules.details[moduleId]?.detail;
     if (detail) detail.is_favorite = value;
   };
+  const found = modules.byProject[projectId]?.list.find((m) => m.id === moduleId) ?? modules.details[moduleId]?.detail;
   const ok = await optimistic({
     apply: () => {
       setFlag(favorite);
-      return () => setFlag(!favorite);
+      // The sidebar's Favorites shows it at once too (the server's favorite.created replaces it).
+      const undoSidebar = markEntityFavorite(
+        slug,
+        {
+          entity_type: "module",
+          id: moduleId,
+          project_id: projectId,
+          name: found?.name ?? "",
+          logo_props: found?.logo_props as LogoProps,
+        },
+        favorite,
+      );
+      return () => {
+        setFlag(!favorite);
+        undoSidebar();
+      };
     },
     call: () =>
       (favorite
@@ -425,6 +443,7 @@ export async function setModuleFavorite(
       ).then(() => true),
     error: favorite ? "Couldn't add the module to favorites" : "Couldn't remove the module from favorites",
   });
+  if (ok) settleFavorites(slug);
   return Boolean(ok);
 }
 

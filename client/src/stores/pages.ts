@@ -19,7 +19,9 @@ import { subscribeChannel } from "../lib/live";
 import { LocalChanges } from "../lib/local-changes";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
+import { markEntityFavorite, settleFavorites } from "./favorites";
 import { uploadRichTextImage } from "./work-item-detail";
+import type { LogoProps } from "./workspaces";
 
 /** A page as the API lists it (presentPage). */
 export type Page = {
@@ -290,7 +292,26 @@ export async function setPageLocked(slug: string, projectId: string, pageId: str
 
 export async function setPageFavorite(slug: string, projectId: string, pageId: string, favorite: boolean) {
   const ok = await changePage(pageId, {
-    apply: () => patchLocal(pageId, { is_favorite: favorite }),
+    apply: () => {
+      const undo = patchLocal(pageId, { is_favorite: favorite });
+      const page = pages.byId[pageId];
+      // The sidebar's Favorites shows it at once too (the server's favorite.created replaces it).
+      const undoSidebar = markEntityFavorite(
+        slug,
+        {
+          entity_type: "page",
+          id: pageId,
+          project_id: projectId,
+          name: page?.name ?? "",
+          logo_props: page?.logo_props as LogoProps,
+        },
+        favorite,
+      );
+      return () => {
+        undo();
+        undoSidebar();
+      };
+    },
     call: () =>
       api(`${base(slug, projectId)}/favorite-pages/${pageId}/`, {
         method: favorite ? "POST" : "DELETE",
@@ -298,6 +319,7 @@ export async function setPageFavorite(slug: string, projectId: string, pageId: s
       }).then(() => true),
     error: favorite ? "Couldn't add the page to favorites" : "Couldn't remove the page from favorites",
   });
+  if (ok) settleFavorites(slug);
   return Boolean(ok);
 }
 

@@ -13,7 +13,9 @@ import { api, errorMessage, fieldErrors, HTTPError } from "../lib/api";
 import { mutationHeaders } from "../lib/client-mutations";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
+import { markEntityFavorite, settleFavorites } from "./favorites";
 import { session } from "./session";
+import type { LogoProps } from "./workspaces";
 
 /** 1 public, 0 private (the reference's EViewAccess). */
 export type ViewAccess = 0 | 1;
@@ -261,9 +263,18 @@ async function quick(
   patch: Partial<SavedView>,
   call: () => Promise<unknown>,
   error: string,
+  /** A change elsewhere made with it (the sidebar's favorite), returning its undo. */
+  also?: () => () => void,
 ): Promise<boolean> {
   const ok = await optimistic({
-    apply: () => patchLocal(projectId, viewId, patch),
+    apply: () => {
+      const undo = patchLocal(projectId, viewId, patch);
+      const undoAlso = also?.() ?? (() => undefined);
+      return () => {
+        undo();
+        undoAlso();
+      };
+    },
     call: () => call().then(() => true),
     error,
   });
@@ -304,6 +315,7 @@ export function setViewAccess(slug: string, projectId: string, viewId: string, a
 }
 
 export function setViewFavorite(slug: string, projectId: string, viewId: string, on: boolean): Promise<boolean> {
+  const found = findView(projectId, viewId);
   return quick(
     projectId,
     viewId,
@@ -323,8 +335,21 @@ export function setViewFavorite(slug: string, projectId: string, viewId: string,
           });
       const list = views.byProject[projectId]?.list;
       if (list) sortViews(list);
+      settleFavorites(slug);
     },
     on ? "Couldn't add the view to favorites" : "Couldn't remove the view from favorites",
+    () =>
+      markEntityFavorite(
+        slug,
+        {
+          entity_type: "view",
+          id: viewId,
+          project_id: projectId,
+          name: found?.name ?? "",
+          logo_props: found?.logo_props as LogoProps,
+        },
+        on,
+      ),
   );
 }
 

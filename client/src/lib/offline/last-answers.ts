@@ -27,7 +27,7 @@ const KEPT = [
   /^\/api\/instances\/$/,
   /^\/api\/users\/me\/(profile\/|workspaces\/)?$/,
   /^\/api\/workspaces\/[^/]+\/$/,
-  /^\/api\/workspaces\/[^/]+\/(projects|user-favorite-projects)\/$/,
+  /^\/api\/workspaces\/[^/]+\/(projects|user-favorite-projects|user-favorites)\/$/,
   /^\/api\/workspaces\/[^/]+\/projects\/[^/]+\/$/,
   /^\/api\/workspaces\/[^/]+\/projects\/[^/]+\/(user-properties|epics-user-properties|project-members\/me)\/$/,
 ];

@@ -9,7 +9,7 @@ import { Button, EmptyState, ScreenLoader } from "../../components/ui";
 import { closeStartWindow, firstPaintDone } from "../../lib/offline/last-answers";
 import { useIsNarrow } from "../../lib/use-media";
 import { openUserChannel } from "../../lib/user-channel";
-import { fetchFavoriteProjects } from "../../stores/favorites";
+import { fetchFavorites } from "../../stores/favorites";
 import { adoptProfileTheme } from "../../stores/profile";
 import { fetchProjects } from "../../stores/projects";
 import { session } from "../../stores/session";
@@ -69,7 +69,7 @@ export function WorkspaceLayout() {
     // A workspace the user can't see answers 404 to them too, and the screen says "not found".
     const projectList = fetchProjects(slug);
     projectList.catch(() => undefined);
-    void fetchFavoriteProjects(slug).catch(() => undefined);
+    void fetchFavorites(slug).catch(() => undefined);
     fetchWorkspace(slug)
       .then((ws) => {
         if (!alive || !ws) return;

@@ -38,7 +38,7 @@ import { useSnapshot } from "valtio";
 import { Avatar } from "../../components/ui";
 
 import { readLocal, writeLocal } from "../../lib/local-storage";
-import { favorites, removeFavoriteProject, toggleFavoriteProject } from "../../stores/favorites";
+import { toggleFavoriteProject } from "../../stores/favorites";
 import { type Project, projects } from "../../stores/projects";
 import { session, signOut } from "../../stores/session";
 import { workspaces } from "../../stores/workspaces";
@@ -48,6 +48,7 @@ import { StickiesSidebarButton } from "../stickies/sidebar-entry";
 import { ProjectLogo, WorkspaceLogo } from "./components/logos";
 import { Menu, MenuItem, MenuSeparator } from "./components/menu";
 import { Skeleton } from "./components/skeleton";
+import { FavoritesSection } from "./favorites/favorites-section";
 import { can } from "./permissions";
 import { useCurrentWorkspace, useShell } from "./use-workspace";
 
@@ -76,14 +77,12 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
   const { slug, workspace, role } = useCurrentWorkspace();
   const [prefs, setPrefs] = useSidebarPrefs();
   const projectsSnap = useSnapshot(projects);
-  const favoritesSnap = useSnapshot(favorites);
   const shell = useShell();
   const userId = useSnapshot(session).user?.id;
   const collapsed = drawer ? false : prefs.collapsed;
 
   const list = projectsSnap.bySlug[slug];
   const mine = (list ?? []).filter((p) => p.is_member);
-  const favs = favoritesSnap.bySlug[slug] ?? [];
 
   return (
     <nav className={clsx("sidebar", collapsed && "sidebar-collapsed")} aria-label={t("workspace.sidebar.label")}>
@@ -143,44 +142,20 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
           ) : null}
         </div>
 
-        {favs.length > 0 ? (
-          <div className="sidebar-group">
+        <FavoritesSection
+          slug={slug}
+          collapsed={collapsed}
+          header={(action) => (
             <SectionHeader
               label={t("workspace.sidebar.favorites")}
               open={prefs.favoritesOpen}
               onToggle={() => setPrefs({ favoritesOpen: !prefs.favoritesOpen })}
               collapsed={collapsed}
+              action={action}
             />
-            {prefs.favoritesOpen || collapsed
-              ? favs.map((f) => {
-                  // The project list is fresher than the favorite's copy (renames, new emoji).
-                  const live = list?.find((p) => p.id === f.project_id);
-                  const name = live?.name ?? f.entity_data.name;
-                  return (
-                    <div key={f.id} className="sidebar-item-wrap">
-                      <SidebarLink
-                        to={`/${slug}/projects/${f.project_id}/issues/`}
-                        icon={<ProjectLogo name={name} logo={live?.logo_props ?? f.entity_data.logo_props} size={18} />}
-                        label={name}
-                        matchPrefix={`/${slug}/projects/${f.project_id}/`}
-                      />
-                      {!collapsed ? (
-                        <button
-                          type="button"
-                          className="sidebar-hover-btn"
-                          aria-label={t("workspace.sidebar.unfavorite", { name })}
-                          title={t("workspace.sidebar.unfavoriteShort")}
-                          onClick={() => void removeFavoriteProject(slug, f.project_id)}
-                        >
-                          <StarOff size={14} />
-                        </button>
-                      ) : null}
-                    </div>
-                  );
-                })
-              : null}
-          </div>
-        ) : null}
+          )}
+          open={prefs.favoritesOpen || collapsed}
+        />
 
         <div className="sidebar-group">
           <SectionHeader

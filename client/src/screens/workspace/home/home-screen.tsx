@@ -58,7 +58,7 @@ export function HomeScreen() {
 
         <div className="home-stats">
           <Stat label={t("workspace.home.yourProjects")} value={mine?.length} />
-          <Stat label={t("workspace.home.favorites")} value={favs?.length} />
+          <Stat label={t("workspace.home.favorites")} value={favs?.filter((f) => !f.is_folder).length} />
           <Stat label={t("workspace.home.members")} value={workspace?.total_members} />
         </div>
 
