@@ -165,6 +165,22 @@ describe("watchSharedChannel", () => {
     await vi.waitFor(() => expect(connections()).toBe(0), { timeout: 10_000 });
   }, 60_000);
 
+  it("a channel left and watched again at once (one screen to the next) still hears every event", async () => {
+    const store = { apply: () => undefined, catchUp: async () => undefined };
+    const heard: string[] = [];
+    const stopBoard = live.watchSharedChannel(channel, store);
+    await vi.waitFor(() => expect(connections()).toBe(1), { timeout: 10_000 });
+    // The board unmounts and the next screen watches the same channel in the same tick: a close
+    // and a new subscription under one name cross on the socket.
+    stopBoard();
+    const stopNext = live.watchSharedChannel(channel, store, { onEvent: (e) => heard.push(createdId(e) ?? e.type) });
+    await vi.waitFor(() => expect(live.channelStates[channel]).toBe("live"), { timeout: 10_000 });
+    const item = await createItem("Heard on the next screen");
+    await vi.waitFor(() => expect(heard).toContain(item), { timeout: 10_000 });
+    stopNext();
+    await vi.waitFor(() => expect(connections()).toBe(0), { timeout: 10_000 });
+  }, 60_000);
+
   it("tells the listeners of a (re)sync, catches the store up and holds events until it is done", async () => {
     const order: string[] = [];
     let finishCatchUp = () => {};

@@ -115,6 +115,11 @@ export function subscribeChannel(name: string, handlers: ChannelHandlers): () =>
     websocketProvider: liveSocket(),
     // A channel has no shared state: no awareness traffic.
     awareness: null,
+    // Its own address on the socket (name + session id), as documents have: a screen that stops
+    // watching a channel while the next screen starts watching it (the board → an epic's page)
+    // sends a close and a new subscription under one name; with the plain name the server's
+    // close of the old subscription landed on the new one, which then heard no event at all.
+    sessionAwareness: true,
     onStateless: ({ payload }) => {
       const message = parseLiveStateless(payload);
       if (message) handlers.onEvent(message.event);
