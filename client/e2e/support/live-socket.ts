@@ -76,19 +76,31 @@ export function dropLiveSockets(page: Page): Promise<number> {
 }
 
 /**
+ * Whether a frame is the server's sync step 2 for the channel `name`: its address (a var-string:
+ * the channel's name, then NUL and the subscription's session id, as every subscription has its
+ * own address on the socket), then message type 0 (sync) and sync step 1 (the server's answer).
+ */
+function isSyncStepTwoFor(payload: Buffer, name: string): boolean {
+  const length = payload[0];
+  // Addresses here are under 128 bytes: a one-byte var-uint length.
+  if (length === undefined || length > 127) return false;
+  const address = payload.subarray(1, 1 + length).toString("utf8");
+  if (address !== name && !address.startsWith(`${name}\0`)) return false;
+  return payload[1 + length] === 0 && payload[2 + length] === 1;
+}
+
+/**
  * Resolves when the page's live socket gets the server's reply to its sync of channel `name`
  * (e.g. `project.<id>`): a Hocuspocus frame [name as a var-string, 0 = Sync, 1 = sync step 2].
  * Call before the page opens the channel; `timeout` keeps a missing reply from hanging the test.
  */
 export function channelSynced(page: Page, name: string, timeout = 15_000): Promise<void> {
-  if (name.length > 127) throw new Error("a one-byte var-string length is assumed");
-  const prefix = Buffer.concat([Buffer.from([name.length]), Buffer.from(name, "utf8"), Buffer.from([0, 1])]);
   const synced = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`channel ${name} did not sync within ${timeout} ms`)), timeout);
     page.on("websocket", (socket) => {
       if (!new URL(socket.url()).pathname.startsWith("/live")) return;
       socket.on("framereceived", ({ payload }) => {
-        if (typeof payload === "string" || !payload.subarray(0, prefix.length).equals(prefix)) return;
+        if (typeof payload === "string" || !isSyncStepTwoFor(payload, name)) return;
         clearTimeout(timer);
         resolve();
       });
