@@ -16,10 +16,15 @@ import { asBulkRead } from "./priority.ts";
 let database: Database;
 
 /**
- * Each database starts from the suite's migrated template (global-setup.ts) rather than an
- * initdb of its own: the same engine in the same worker, seconds less per database.
+ * Each database starts from the suite's migrated PGlite template (global-setup.ts), when the run
+ * has one, rather than an initdb of its own: the same engine in the same worker, seconds less
+ * per database.
  */
-const fromTemplate = () => new Blob([readFileSync(inject("pgliteTemplate"))]);
+function fromTemplate(): Blob | undefined {
+  // Under `npm run test:scale` the suite's template is a PostgreSQL database: an initdb then.
+  const file = inject("pgliteTemplate");
+  return file ? new Blob([readFileSync(file)]) : undefined;
+}
 
 beforeAll(async () => {
   database = await openPglite({ loadDataDir: fromTemplate() });
@@ -28,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await database.close();
+  await database?.close();
 });
 
 const count = async () =>
