@@ -308,6 +308,45 @@ export const stickies = pgTable(
   (t) => [index("stickies_ws_owner_order_idx").on(t.workspaceId, t.ownerId, t.sortOrder)],
 );
 
+/** A person's quick links on their workspace home (the reference's WorkspaceUserLink). */
+export const workspaceUserLinks = pgTable(
+  "workspace_user_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title"),
+    url: text("url").notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    ...audit,
+  },
+  (t) => [index("workspace_user_links_ws_owner_idx").on(t.workspaceId, t.ownerId, t.createdAt)],
+);
+
+/** A person's home widgets in a workspace: shown or not, and their order (WorkspaceHomePreference). */
+export const workspaceHomePreferences = pgTable(
+  "workspace_home_preferences",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    isEnabled: boolean("is_enabled").notNull().default(true),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull().default({}),
+    sortOrder: doublePrecision("sort_order").notNull().default(65535),
+    ...audit,
+  },
+  (t) => [uniqueIndex("workspace_home_preferences_ws_user_key").on(t.workspaceId, t.userId, t.key)],
+);
+
 // ───────────────────────────── projects ─────────────────────────────
 
 export const projects = pgTable(
