@@ -47,6 +47,7 @@ import { IntakeDetail } from "./intake-detail";
 import { ago, requestKey, STATUS_KEY, StatusBadge } from "./intake-parts";
 import "../work-item/work-item.css";
 import "./intake.css";
+import { CheckMenuItem } from "../workspace/components/menu";
 
 const TABS: IntakeTab[] = ["open", "closed"];
 
@@ -389,7 +390,7 @@ function FilterMenu({
         <DropdownMenu.Content className="menu-content intake-menu" align="end" sideOffset={4}>
           <DropdownMenu.Label className="menu-label">{t("intake.filters.status")}</DropdownMenu.Label>
           {INTAKE_TAB_STATUSES[tab].map((status) => (
-            <CheckItem
+            <CheckMenuItem
               key={status}
               checked={filters.status.includes(status)}
               onChange={(on) =>
@@ -399,12 +400,12 @@ function FilterMenu({
               }
             >
               {t(`intake.status.${STATUS_KEY[status]}`)}
-            </CheckItem>
+            </CheckMenuItem>
           ))}
           <DropdownMenu.Separator className="menu-separator" />
           <DropdownMenu.Label className="menu-label">{t("intake.filters.priority")}</DropdownMenu.Label>
           {INTAKE_PRIORITIES.map((p) => (
-            <CheckItem
+            <CheckMenuItem
               key={p}
               checked={filters.priority.includes(p)}
               onChange={(on) =>
@@ -415,7 +416,7 @@ function FilterMenu({
             >
               <PriorityIcon priority={p} />
               {t(`workItems.priority.${p}`)}
-            </CheckItem>
+            </CheckMenuItem>
           ))}
           {active ? (
             <>
@@ -460,30 +461,5 @@ function SortMenu({ slug, projectId, sort }: { slug: string; projectId: string; 
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
-  );
-}
-
-function CheckItem({
-  checked,
-  onChange,
-  children,
-}: {
-  checked: boolean;
-  onChange: (on: boolean) => void;
-  children: React.ReactNode;
-}) {
-  return (
-    <DropdownMenu.CheckboxItem
-      className="menu-item intake-check-item"
-      checked={checked}
-      onCheckedChange={(on) => onChange(on === true)}
-      // Keep the menu open: several filters are usually set together.
-      onSelect={(e) => e.preventDefault()}
-    >
-      <span className="intake-check" aria-hidden>
-        {checked ? <Check size={13} /> : null}
-      </span>
-      {children}
-    </DropdownMenu.CheckboxItem>
   );
 }

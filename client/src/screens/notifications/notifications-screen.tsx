@@ -29,6 +29,7 @@ import { useCurrentWorkspace } from "../workspace/use-workspace";
 import { describeNotificationChange } from "./describe-change";
 import { SnoozeMenu } from "./snooze-menu";
 import "./notifications.css";
+import { CheckMenuItem } from "../workspace/components/menu";
 
 const TABS: NotificationTab[] = ["all", "mentions"];
 
@@ -240,7 +241,7 @@ function FilterMenu({ slug, filters }: { slug: string; filters: NotificationFilt
         <DropdownMenu.Content className="menu-content notif-filter-menu" align="end" sideOffset={4}>
           <DropdownMenu.Label className="menu-label">{t("notifications.filters.type")}</DropdownMenu.Label>
           {NOTIFICATION_TYPES.map((type) => (
-            <CheckItem
+            <CheckMenuItem
               key={type}
               checked={filters.types.includes(type)}
               onChange={(on) =>
@@ -250,29 +251,29 @@ function FilterMenu({ slug, filters }: { slug: string; filters: NotificationFilt
               }
             >
               {t(`notifications.filters.${type}`)}
-            </CheckItem>
+            </CheckMenuItem>
           ))}
           <DropdownMenu.Separator className="menu-separator" />
           <DropdownMenu.Label className="menu-label">{t("notifications.filters.status")}</DropdownMenu.Label>
-          <CheckItem
+          <CheckMenuItem
             checked={filters.read === "unread"}
             onChange={(on) => setNotificationFilters(slug, { read: on ? "unread" : "any" })}
           >
             {t("notifications.filters.unread")}
-          </CheckItem>
-          <CheckItem
+          </CheckMenuItem>
+          <CheckMenuItem
             checked={filters.read === "read"}
             onChange={(on) => setNotificationFilters(slug, { read: on ? "read" : "any" })}
           >
             {t("notifications.filters.read")}
-          </CheckItem>
+          </CheckMenuItem>
           <DropdownMenu.Separator className="menu-separator" />
-          <CheckItem checked={filters.snoozed} onChange={(on) => setNotificationFilters(slug, { snoozed: on })}>
+          <CheckMenuItem checked={filters.snoozed} onChange={(on) => setNotificationFilters(slug, { snoozed: on })}>
             {t("notifications.filters.snoozed")}
-          </CheckItem>
-          <CheckItem checked={filters.archived} onChange={(on) => setNotificationFilters(slug, { archived: on })}>
+          </CheckMenuItem>
+          <CheckMenuItem checked={filters.archived} onChange={(on) => setNotificationFilters(slug, { archived: on })}>
             {t("notifications.filters.archived")}
-          </CheckItem>
+          </CheckMenuItem>
           {active ? (
             <>
               <DropdownMenu.Separator className="menu-separator" />
@@ -284,30 +285,5 @@ function FilterMenu({ slug, filters }: { slug: string; filters: NotificationFilt
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
-  );
-}
-
-function CheckItem({
-  checked,
-  onChange,
-  children,
-}: {
-  checked: boolean;
-  onChange: (on: boolean) => void;
-  children: React.ReactNode;
-}) {
-  return (
-    <DropdownMenu.CheckboxItem
-      className="menu-item notif-check-item"
-      checked={checked}
-      onCheckedChange={(on) => onChange(on === true)}
-      // Keep the menu open: several filters are usually set together.
-      onSelect={(e) => e.preventDefault()}
-    >
-      <span className="notif-check" aria-hidden>
-        {checked ? "✓" : ""}
-      </span>
-      {children}
-    </DropdownMenu.CheckboxItem>
   );
 }

@@ -1,5 +1,7 @@
+import { Check } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import type { ReactNode } from "react";
+import "./components.css";
 
 /** A dropdown menu (Radix): arrow keys move, Enter picks, Escape closes. */
 export function Menu({
@@ -64,4 +66,32 @@ export function MenuSeparator() {
 
 export function MenuLabel({ children }: { children: ReactNode }) {
   return <DropdownMenu.Label className="menu-label">{children}</DropdownMenu.Label>;
+}
+
+/**
+ * A ticked option inside a filter menu. Picking it keeps the menu open: several filters are
+ * usually set together.
+ */
+export function CheckMenuItem({
+  checked,
+  onChange,
+  children,
+}: {
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  children: ReactNode;
+}) {
+  return (
+    <DropdownMenu.CheckboxItem
+      className="menu-item menu-check-item"
+      checked={checked}
+      onCheckedChange={(on) => onChange(on === true)}
+      onSelect={(e) => e.preventDefault()}
+    >
+      <span className="menu-check" aria-hidden>
+        {checked ? <Check size={13} /> : null}
+      </span>
+      {children}
+    </DropdownMenu.CheckboxItem>
+  );
 }
