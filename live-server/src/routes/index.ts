@@ -5,6 +5,7 @@ import { authRoutes } from "./auth/routes.ts";
 import { cyclesRoutes } from "./cycles/routes.ts";
 import { estimatesRoutes } from "./estimates/routes.ts";
 import { favoritesRoutes } from "./favorites/routes.ts";
+import { homeRoutes } from "./home/routes.ts";
 import { instanceRoutes } from "./instances/routes.ts";
 import { intakeRoutes } from "./intake/routes.ts";
 import { issueDetailsRoutes } from "./issue-details/routes.ts";
@@ -44,4 +45,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(timezonesRoutes);
   await app.register(stickiesRoutes);
   await app.register(intakeRoutes);
+  await app.register(homeRoutes);
 }

@@ -188,6 +188,9 @@ export function eventRecipientId(event: DomainEvent): string | null {
   };
   if (event.type.startsWith("notification.")) return pick("receiver", "receiver_id");
   if (event.type.startsWith("sticky.") || event.type.startsWith("favorite.")) return pick("owner");
+  if (event.type.startsWith("quick_link.")) return pick("owner");
+  // A home widget's answer has no owner (the reference's shape); its event data adds `user`.
+  if (event.type.startsWith("home_preference.")) return pick("user");
   if (event.type.startsWith("project.member.") || event.type.startsWith("workspace.member.")) {
     return pick("member", "member_id");
   }
