@@ -122,6 +122,8 @@ function baseBody(route: Route, ids: Ids): Record<string, unknown> {
     [/\/comments(\/:[^/]+)?$/, { comment_html: "<p>a comment</p>", access: "INTERNAL" }],
     [/\/(issue-links|links)(\/:[^/]+)?$/, { url: "https://example.com/a", title: "A link" }],
     [/\/reactions$/, { reaction: "👍" }],
+    [/\/quick-links(\/:[^/]+)?$/, { url: "https://example.com/q", title: "Quick" }],
+    [/\/home-preferences\/:[^/]+$/, { is_enabled: false, sort_order: 5 }],
     [/\/issue-relation$/, { relation_type: "blocked_by", issues: [ids.issue2] }],
     [/\/remove-relation$/, { relation_type: "blocked_by", related_issue: ids.issue2 }],
     [/\/sub-issues$/, { sub_issue_ids: [ids.issue2] }],
