@@ -201,6 +201,7 @@ export function applyModuleLinkEvent(event: DomainEvent): void {
   if (!event.type.startsWith("module.link.")) return;
   const link = event.data as unknown as ModuleLink | undefined;
   const moduleId = link?.module;
+  if (moduleId) noteLinkChange(moduleId);
   for (const entry of Object.values(modules.details)) {
     const detail = entry.detail;
     if (!detail || (moduleId && detail.id !== moduleId)) continue;
@@ -449,19 +450,35 @@ export async function setModuleFavorite(
 
 const detailInflight = new Map<string, Promise<void>>();
 
+/**
+ * Changes to a module's links made here or heard live, per module. A detail read that began
+ * before one of them answers links as they were then: the links held now are newer and are
+ * kept (a link added while the panel re-read the module would otherwise vanish).
+ */
+const linkChanges = new Map<string, number>();
+function noteLinkChange(moduleId: string): void {
+  linkChanges.set(moduleId, (linkChanges.get(moduleId) ?? 0) + 1);
+}
+
 /** Load a module's detail (links, breakdowns); a 404 marks it missing. */
 export function loadModuleDetail(slug: string, projectId: string, moduleId: string): Promise<void> {
   const running = detailInflight.get(moduleId);
   if (running) return running;
   if (!modules.details[moduleId]) modules.details[moduleId] = { status: "loading", detail: null };
+  const changesBefore = linkChanges.get(moduleId) ?? 0;
   const promise = api
     .get(modulePath(slug, projectId, moduleId))
     .json<ModuleDetail>()
     .then((detail) => {
       const current = modules.details[moduleId]?.detail;
+      const linksMovedOn = current && (linkChanges.get(moduleId) ?? 0) !== changesBefore;
       modules.details[moduleId] = {
         status: "ready",
-        detail: { ...detail, is_favorite: detail.is_favorite ?? current?.is_favorite },
+        detail: {
+          ...detail,
+          is_favorite: detail.is_favorite ?? current?.is_favorite,
+          link_module: linksMovedOn ? current.link_module : detail.link_module,
+        },
       };
       putModule(detail);
     })
@@ -533,6 +550,7 @@ async function sendLink(
   if (!url) return { url: "Enter a valid http:// or https:// URL" };
   try {
     const link = await send({ url, title: input.title.trim() || null });
+    noteLinkChange(moduleId);
     const links = detailLinks(moduleId);
     if (links) place(links, link);
     return {};
@@ -592,6 +610,7 @@ export async function deleteModuleLink(
 ): Promise<boolean> {
   const ok = await optimistic({
     apply: () => {
+      noteLinkChange(moduleId);
       const links = detailLinks(moduleId);
       const index = links?.findIndex((l) => l.id === linkId) ?? -1;
       const removed = index >= 0 ? links?.splice(index, 1)[0] : undefined;
