@@ -222,8 +222,11 @@ test.describe
       await api.patch(`/api/workspaces/${f.slug}/projects/${f.projectId}/`, { cycle_view: false });
       await view({ layout: "list", group_by: null, order_by: "sort_order" });
       await board.open(f.slug, f.projectId);
+      // The board paints first from the local copy (still Kanban from the last test), then takes
+      // the List saved above from the server: open the menu once that has arrived.
+      await expect(page.getByRole("region", { name: "List" })).toBeVisible();
       await page.getByRole("button", { name: "Display" }).click();
-      await page.getByRole("combobox", { name: "Group by" }).click();
+      await page.getByRole("combobox", { name: "Group by", exact: true }).click();
       const groups = page.getByRole("listbox", { name: "Group by" });
       await expect(groups.getByRole("option", { name: "Module", exact: true })).toBeVisible();
       await expect(groups.getByRole("option", { name: "Cycle", exact: true })).toHaveCount(0);
