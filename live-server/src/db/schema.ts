@@ -347,6 +347,28 @@ export const workspaceHomePreferences = pgTable(
   (t) => [uniqueIndex("workspace_home_preferences_ws_user_key").on(t.workspaceId, t.userId, t.key)],
 );
 
+/**
+ * A person's sidebar entries in a workspace: pinned in the sidebar or under "More", and their
+ * order (the reference's WorkspaceUserPreference, table workspace_user_preferences).
+ */
+export const workspaceUserPreferences = pgTable(
+  "workspace_user_preferences",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    isPinned: boolean("is_pinned").notNull().default(false),
+    sortOrder: doublePrecision("sort_order").notNull().default(65535),
+    ...audit,
+  },
+  (t) => [uniqueIndex("workspace_user_preferences_ws_user_key").on(t.workspaceId, t.userId, t.key)],
+);
+
 // ───────────────────────────── projects ─────────────────────────────
 
 export const projects = pgTable(
