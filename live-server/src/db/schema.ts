@@ -348,6 +348,34 @@ export const workspaceHomePreferences = pgTable(
 );
 
 /**
+ * What a person opened lately in a workspace (the reference's UserRecentVisit): one row per
+ * person, workspace and entity (issue, page, project), `visited_at` moved on every open; the
+ * newest RECENT_VISITS_KEPT per entity name are kept (routes/recent-visits).
+ */
+export const userRecentVisits = pgTable(
+  "user_recent_visits",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The project it was opened in (a page may be in several). */
+    projectId: uuid("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    entityName: text("entity_name").notNull(),
+    entityIdentifier: uuid("entity_identifier").notNull(),
+    visitedAt: ts("visited_at").notNull().defaultNow(),
+    ...audit,
+  },
+  (t) => [
+    uniqueIndex("user_recent_visits_entity_key").on(t.userId, t.workspaceId, t.entityName, t.entityIdentifier),
+    index("user_recent_visits_ws_user_idx").on(t.workspaceId, t.userId, t.visitedAt),
+  ],
+);
+
+/**
  * A person's sidebar entries in a workspace: pinned in the sidebar or under "More", and their
  * order (the reference's WorkspaceUserPreference, table workspace_user_preferences).
  */
