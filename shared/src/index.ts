@@ -8,6 +8,7 @@ export * from "./constants/modules.ts";
 export * from "./constants/pages.ts";
 export * from "./constants/project.ts";
 export * from "./constants/roles.ts";
+export * from "./constants/sidebar.ts";
 export * from "./constants/slugs.ts";
 export * from "./constants/stickies.ts";
 export * from "./live/events.ts";

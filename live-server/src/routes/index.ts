@@ -16,6 +16,8 @@ import { notificationsRoutes } from "./notifications/routes.ts";
 import { pagesRoutes } from "./pages/routes.ts";
 import { profileRoutes } from "./profile/routes.ts";
 import { projectsRoutes } from "./projects/routes.ts";
+import { recentVisitsRoutes } from "./recent-visits/routes.ts";
+import { sidebarPreferencesRoutes } from "./sidebar-preferences/routes.ts";
 import { statesRoutes } from "./states/routes.ts";
 import { stickiesRoutes } from "./stickies/routes.ts";
 import { timezonesRoutes } from "./timezones/routes.ts";
@@ -46,4 +48,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(stickiesRoutes);
   await app.register(intakeRoutes);
   await app.register(homeRoutes);
+  await app.register(recentVisitsRoutes);
+  await app.register(sidebarPreferencesRoutes);
 }

@@ -86,17 +86,25 @@ export const DOMAIN_EVENT_TYPES = [
   "quick_link.updated",
   "quick_link.deleted",
   "home_preference.updated",
+  "sidebar_preference.updated",
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
 
 /**
- * Events about one person's own things (their notifications, stickies, favorites, quick links and
- * home widgets): delivered only to
+ * Events about one person's own things (their notifications, stickies, favorites, quick links,
+ * home widgets and sidebar entries): delivered only to
  * that person's `user.{id}` channel (eventRecipientId names them), never to a project's or a
  * workspace's channel, where the others in it would see them.
  */
-export const PERSONAL_EVENT_ENTITIES = ["notification", "sticky", "favorite", "quick_link", "home_preference"] as const;
+export const PERSONAL_EVENT_ENTITIES = [
+  "notification",
+  "sticky",
+  "favorite",
+  "quick_link",
+  "home_preference",
+  "sidebar_preference",
+] as const;
 
 export function isPersonalEvent(event: { type: DomainEventType }): boolean {
   const entity = event.type.slice(0, event.type.indexOf("."));

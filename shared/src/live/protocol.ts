@@ -191,6 +191,8 @@ export function eventRecipientId(event: DomainEvent): string | null {
   if (event.type.startsWith("quick_link.")) return pick("owner");
   // A home widget's answer has no owner (the reference's shape); its event data adds `user`.
   if (event.type.startsWith("home_preference.")) return pick("user");
+  // A sidebar entry's answer has no owner either (the reference's shape); its event adds `user`.
+  if (event.type.startsWith("sidebar_preference.")) return pick("user");
   if (event.type.startsWith("project.member.") || event.type.startsWith("workspace.member.")) {
     return pick("member", "member_id");
   }

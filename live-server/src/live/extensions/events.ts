@@ -4,7 +4,8 @@
  * Fan-out (every event, whichever instance emitted it):
  * - an event with a project goes to `project.{id}` as the stateless message
  *   `{ type: "event", event }` (protocol.ts), except personal events (isPersonalEvent:
- *   `notification.*`, `sticky.*`, `favorite.*`, `quick_link.*`, `home_preference.*`);
+ *   `notification.*`, `sticky.*`, `favorite.*`, `quick_link.*`, `home_preference.*`,
+ *   `sidebar_preference.*`);
  *   a guest restricted to their own work items gets only those items' events, and cycle.* /
  *   module.* without their counts (counters, assignee ids, snapshot: everyone's items; the
  *   guest's own come from the REST reads and their local copy);
