@@ -16,6 +16,7 @@ import { notificationsRoutes } from "./notifications/routes.ts";
 import { pagesRoutes } from "./pages/routes.ts";
 import { profileRoutes } from "./profile/routes.ts";
 import { projectsRoutes } from "./projects/routes.ts";
+import { recentVisitsRoutes } from "./recent-visits/routes.ts";
 import { sidebarPreferencesRoutes } from "./sidebar-preferences/routes.ts";
 import { statesRoutes } from "./states/routes.ts";
 import { stickiesRoutes } from "./stickies/routes.ts";
@@ -47,5 +48,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(stickiesRoutes);
   await app.register(intakeRoutes);
   await app.register(homeRoutes);
+  await app.register(recentVisitsRoutes);
   await app.register(sidebarPreferencesRoutes);
 }

@@ -6,14 +6,21 @@
  */
 import { ROLE } from "@tideline/shared";
 import { and, eq, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { queryRows } from "../../db/client.ts";
 import { projects } from "../../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
 import { foldPendingLog } from "../../live/storage.ts";
-import { guestSeesOwnOnly, issueAccess, projectAccess, workspaceAccess } from "../../policies/access.ts";
+import {
+  guestSeesOwnOnly,
+  type IssueAccess,
+  issueAccess,
+  projectAccess,
+  workspaceAccess,
+} from "../../policies/access.ts";
 import { transactionOnce } from "../../services/client-mutations.ts";
+import { recordRecentVisit } from "../recent-visits/service.ts";
 import {
   ITEM_TYPES,
   type ItemParams,
@@ -34,6 +41,15 @@ type Query = Record<string, unknown>;
 
 export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
   const { db, events } = app.ctx;
+  // Opening an item is a recent visit (the home's Recents), recorded once the read succeeded.
+  const recordIssueVisit = (log: FastifyBaseLogger, access: IssueAccess) =>
+    recordRecentVisit(db, log, {
+      workspaceId: access.workspace.id,
+      userId: access.user.id,
+      projectId: access.project.id,
+      entityName: "issue",
+      entityIdentifier: access.issue.id,
+    });
 
   for (const type of ITEM_TYPES) {
     const base = `${PROJECT_PATH}/${type}`;
@@ -71,6 +87,7 @@ export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
         readExpand(request.query.expand),
       );
       if (!detail) throw notFound("Work item");
+      await recordIssueVisit(request.log, access);
       return detail;
     });
 
@@ -148,6 +165,7 @@ export async function issueCrudRoutes(app: FastifyInstance): Promise<void> {
         readExpand(request.query.expand),
       );
       if (!detail) throw notFound("Work item");
+      await recordIssueVisit(request.log, access);
       return { ...detail, project__identifier: access.project.identifier };
     },
   );

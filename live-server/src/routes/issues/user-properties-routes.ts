@@ -24,6 +24,7 @@ import type { DbOrTx } from "../../db/client.ts";
 import { projectUserProperties } from "../../db/schema.ts";
 import { badRequest, parse } from "../../http/errors.ts";
 import { type ProjectAccess, projectAccess } from "../../policies/access.ts";
+import { recordProjectVisit } from "../recent-visits/service.ts";
 import { PROJECT_PATH, type ProjectParams } from "./common.ts";
 import { userPropertiesBody } from "./schema.ts";
 
@@ -113,7 +114,10 @@ export async function issueUserPropertiesRoutes(app: FastifyInstance): Promise<v
 
   app.get<{ Params: ProjectParams }>(path, async (request) => {
     const access = await projectAccess(db, request, request.params.slug, request.params.projectId);
-    return present(await ensureRow(db, access));
+    const answer = present(await ensureRow(db, access));
+    // This product's board reads its settings each time a project is opened: a recent visit of the project.
+    await recordProjectVisit(db, request.log, access);
+    return answer;
   });
 
   app.patch<{ Params: ProjectParams }>(path, async (request) => {

@@ -21,6 +21,7 @@ import { badRequest, parse } from "../../http/errors.ts";
 import { requireUuid } from "../../http/ids.ts";
 import { foldPendingLog } from "../../live/storage.ts";
 import { projectAccess } from "../../policies/access.ts";
+import { recordRecentVisit } from "../recent-visits/service.ts";
 import { publishPageContentChange, readPageState } from "./document.ts";
 import { pageAccess } from "./policy.ts";
 import { presentVersion, presentVersionDetail } from "./presenter.ts";
@@ -104,11 +105,22 @@ export async function pagesRoutes(app: FastifyInstance): Promise<void> {
 
   // ───────── one page ─────────
 
-  app.get<{ Params: PageParams }>(`${PAGE}/`, async (request) => {
+  app.get<{ Params: PageParams; Querystring: { track_visit?: unknown } }>(`${PAGE}/`, async (request) => {
     const access = await page(request);
     // Edits still only in the write-ahead log (a crash, a pending store) show in description_html.
     await foldPendingLog(db, events, { kind: "page", id: access.page.id }, app.ctx.live.instanceId);
-    return pageDetail(db, access.page.id, access.user.id);
+    const detail = await pageDetail(db, access.page.id, access.user.id);
+    // Opening a page is a recent visit (the home's Recents); the reference's ?track_visit=false reads without one.
+    if (String(request.query.track_visit ?? "true").toLowerCase() !== "false") {
+      await recordRecentVisit(db, request.log, {
+        workspaceId: access.workspace.id,
+        userId: access.user.id,
+        projectId: access.project.id,
+        entityName: "page",
+        entityIdentifier: access.page.id,
+      });
+    }
+    return detail;
   });
 
   app.patch<{ Params: PageParams }>(`${PAGE}/`, async (request) => {

@@ -15,6 +15,7 @@ import { eventOrigin } from "../../events/bus.ts";
 import { notFound, parse } from "../../http/errors.ts";
 import { requireUuid } from "../../http/ids.ts";
 import { projectAccess, workspaceAccess } from "../../policies/access.ts";
+import { recordProjectVisit } from "../recent-visits/service.ts";
 import { addMembers, getMember, leaveProject, listMembers, removeMember, updateMemberRole } from "./members.ts";
 import { presentOwnMembership } from "./presenter.ts";
 import {
@@ -99,7 +100,10 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
     const access = await projectAccess(db, request, request.params.slug, request.params.projectId, {
       allowNonMember: true,
     });
-    return projectDetail(db, access.workspace.id, access.user.id, access.project.id);
+    const detail = await projectDetail(db, access.workspace.id, access.user.id, access.project.id);
+    // A member opening a live project: a recent visit (the home's Recents), as the reference records it.
+    await recordProjectVisit(db, request.log, access);
+    return detail;
   });
 
   app.patch<{ Params: ProjectParams }>(`${PROJECT}/`, async (request) => {
