@@ -166,14 +166,36 @@ describe("home preferences", () => {
       { key: "quick_links", is_enabled: true, config: {}, sort_order: 999 },
       { key: "recents", is_enabled: true, config: {}, sort_order: 998 },
       { key: "my_stickies", is_enabled: true, config: {}, sort_order: 997 },
+      { key: "my_work_items", is_enabled: true, config: {}, sort_order: 996 },
     ]);
     // A second read creates nothing more.
-    expect((await as(w.member).get(prefs())).json()).toHaveLength(3);
+    expect((await as(w.member).get(prefs())).json()).toHaveLength(4);
     const rows = await s.db
       .select()
       .from(workspaceHomePreferences)
       .where(eq(workspaceHomePreferences.userId, w.member.id));
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(4);
+  });
+
+  it("adds a widget new to a home made before it last, keeping the person's own order", async () => {
+    // A home made when there were three widgets, rearranged since.
+    await s.db.insert(workspaceHomePreferences).values(
+      (["quick_links", "recents", "my_stickies"] as const).map((key, i) => ({
+        workspaceId: w.otherWorkspaceId,
+        userId: w.stranger.id,
+        key,
+        sortOrder: [500, 2000, 997][i] as number,
+        isEnabled: key !== "recents",
+      })),
+    );
+    const list = (await as(w.stranger).get(prefs(w.otherSlug))).json();
+    expect(list.map((p: { key: string; sort_order: number }) => [p.key, p.sort_order])).toEqual([
+      ["recents", 2000],
+      ["my_stickies", 997],
+      ["my_work_items", 996],
+      ["quick_links", 500],
+    ]);
+    expect(list.find((p: { key: string }) => p.key === "recents").is_enabled).toBe(false);
   });
 
   it("hides and moves the caller's widget only, guests too", async () => {

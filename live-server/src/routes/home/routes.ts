@@ -10,7 +10,8 @@
  *   with the defaults on the first read; PATCH /home-preferences/:key/ {is_enabled?, sort_order?}
  *   answers {key, is_enabled, sort_order} as the reference does; an unknown key is a 404.
  *   Widgets kept: `quick_links`, `recents`, `my_stickies` (the reference's keys, default order
- *   and numbering); its `new_at_plane` and `quick_tutorial` (its own news and tour) are not.
+ *   and numbering) and this product's `my_work_items` after them; the reference's `new_at_plane`
+ *   and `quick_tutorial` (its own news and tour) are not.
  * Who: every active workspace member, guests included, and only ever on their own data: another
  * person's link, like another workspace's, is a 404.
  */

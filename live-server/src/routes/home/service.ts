@@ -26,9 +26,12 @@ type Ctx = Pick<AppContext, "db" | "events">;
 /**
  * The home widgets this product has, in the reference's keys and default order (the reference
  * numbers them 1000 - position). Left out: `new_at_plane` and `quick_tutorial`, the reference's
- * own product news and tour, which this product does not have.
+ * own product news and tour, which this product does not have. Added after the reference's:
+ * `my_work_items` (the caller's assigned / created / subscribed / overdue work items), numbered
+ * the same way so existing homes get it last on their next read. The reference's web client
+ * renders no component for a key it does not know (HOME_WIDGETS_LIST[key]?.component).
  */
-export const HOME_WIDGETS = ["quick_links", "recents", "my_stickies"] as const;
+export const HOME_WIDGETS = ["quick_links", "recents", "my_stickies", "my_work_items"] as const;
 export type HomeWidgetKey = (typeof HOME_WIDGETS)[number];
 
 export const isHomeWidgetKey = (key: string): key is HomeWidgetKey => (HOME_WIDGETS as readonly string[]).includes(key);
