@@ -16,6 +16,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { WorkerReply, WorkerRequest, WorkerStart } from "./pglite-worker-client.ts";
 import type { WorkPriority } from "./priority.ts";
 
@@ -26,6 +27,9 @@ const start = workerData as WorkerStart;
 const opening = PGlite.create({
   dataDir: start.dataDir,
   loadDataDir: start.loadDataDir ? new Blob([start.loadDataDir]) : undefined,
+  // Trigram matching for the workspace search (routes/search): its indexes and operators need
+  // the extension loaded in every session; a migration creates it (PostgreSQL ships it in contrib).
+  extensions: { pg_trgm },
   // PGlite's own start parameters, plus the buffer pool's size when one is set (config.ts).
   startParams: start.sharedBuffers
     ? [...PGlite.defaultStartParams, "-c", `shared_buffers=${start.sharedBuffers}`]

@@ -631,6 +631,15 @@ export const issues = pgTable(
     index("issues_project_sort_idx").on(t.projectId, t.sortOrder),
     index("issues_parent_idx").on(t.parentId),
     index("issues_workspace_idx").on(t.workspaceId),
+    // Workspace search (routes/search/work-items.ts): words of the name and of the description,
+    // the name's trigrams (substrings, typos; pg_trgm), the lower-cased name (exact, prefix).
+    index("issues_name_fts_idx").using("gin", sql`to_tsvector('english', ${t.name})`),
+    index("issues_description_fts_idx").using(
+      "gin",
+      sql`to_tsvector('english', left(${t.descriptionStripped}, 100000))`,
+    ),
+    index("issues_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("issues_ws_lower_name_idx").on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
   ],
 );
 
@@ -757,7 +766,11 @@ export const issueComments = pgTable(
     editedAt: ts("edited_at"),
     ...audit,
   },
-  (t) => [index("issue_comments_issue_idx").on(t.issueId, t.createdAt)],
+  (t) => [
+    index("issue_comments_issue_idx").on(t.issueId, t.createdAt),
+    // Workspace search: a work item is found by the words of its comments.
+    index("issue_comments_fts_idx").using("gin", sql`to_tsvector('english', left(${t.commentStripped}, 100000))`),
+  ],
 );
 
 export const commentReactions = pgTable(
@@ -920,7 +933,11 @@ export const cycles = pgTable(
     archivedAt: ts("archived_at"),
     ...audit,
   },
-  (t) => [index("cycles_project_idx").on(t.projectId), index("cycles_workspace_idx").on(t.workspaceId)],
+  (t) => [
+    index("cycles_project_idx").on(t.projectId),
+    index("cycles_workspace_idx").on(t.workspaceId),
+    index("cycles_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+  ],
 );
 
 /** A work item's cycle: at most one per work item (unique issue_id); moving replaces the row. */
@@ -1015,6 +1032,7 @@ export const modules = pgTable(
     index("modules_project_idx").on(t.projectId),
     index("modules_workspace_idx").on(t.workspaceId),
     uniqueIndex("modules_project_name_key").on(t.projectId, t.name),
+    index("modules_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
   ],
 );
 
@@ -1154,7 +1172,16 @@ export const pages = pgTable(
     viewProps: jsonb("view_props").$type<Record<string, unknown>>().notNull().default({}),
     ...audit,
   },
-  (t) => [index("pages_workspace_idx").on(t.workspaceId), index("pages_owner_idx").on(t.ownedById)],
+  (t) => [
+    index("pages_workspace_idx").on(t.workspaceId),
+    index("pages_owner_idx").on(t.ownedById),
+    // Workspace search: the name's trigrams, and the words of the name and plain text together.
+    index("pages_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("pages_fts_idx").using(
+      "gin",
+      sql`to_tsvector('english', ${t.name} || ' ' || left(${t.descriptionStripped}, 100000))`,
+    ),
+  ],
 );
 
 /** Which projects a page belongs to (the spec's project_ids). */
