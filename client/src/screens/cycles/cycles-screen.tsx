@@ -12,6 +12,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { TabList } from "../../components/progress/tab-list";
 import { Avatar, Button, EmptyState } from "../../components/ui";
+import { useCreateIntent } from "../../lib/create-intent";
 import { type Cycle, cycles, loadCycles } from "../../stores/cycles";
 import { useCreateShortcut } from "../workspace/components/create-shortcut";
 import { ListSearch, LoadFailedState, NoMatchState } from "../workspace/components/list-parts";
@@ -69,6 +70,7 @@ export function CyclesScreen() {
 
   // "q" opens the new-cycle form (the reference's key; "c" is the board's new work item).
   useCreateShortcut("q", canCreate, () => setCreateOpen(true));
+  useCreateIntent("cycle", projectId, canCreate, () => setCreateOpen(true));
 
   const setTab = (next: CycleTab) =>
     setSearchParams(

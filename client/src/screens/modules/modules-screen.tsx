@@ -34,6 +34,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { Timeline, type TimelineRow } from "../../components/timeline/timeline";
 import { Avatar, Button, EmptyState } from "../../components/ui";
+import { useCreateIntent } from "../../lib/create-intent";
 import { readLocal, writeLocal } from "../../lib/local-storage";
 import { watchProjectLive } from "../../stores/live-board";
 import { loadModules, type Module, modules, updateModule } from "../../stores/modules";
@@ -123,6 +124,7 @@ export function ModulesScreen() {
 
   // "c" opens the new-module form when no field has the focus (as elsewhere in the app).
   useCreateShortcut("c", canCreate, () => setModal({ module: null }));
+  useCreateIntent("module", projectId, canCreate, () => setModal({ module: null }));
 
   const header = (
     <PageHeader

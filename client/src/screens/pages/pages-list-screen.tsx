@@ -27,6 +27,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { Avatar, Button, EmptyState } from "../../components/ui";
+import { useCreateIntent } from "../../lib/create-intent";
 import { readLocal, writeLocal } from "../../lib/local-storage";
 import { loadPages, type Page, pages, setPageFavorite, watchProjectPages } from "../../stores/pages";
 import { useCreateShortcut } from "../workspace/components/create-shortcut";
@@ -146,6 +147,7 @@ export function PagesListScreen() {
 
   // "c" opens the new-page form when no field has the focus (as on the work items screen).
   useCreateShortcut("c", canCreate, () => openCreate(null));
+  useCreateIntent("page", projectId, canCreate, () => openCreate(null));
 
   const setTab = (next: PageTab) =>
     setSearchParams(

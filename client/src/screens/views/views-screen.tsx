@@ -13,6 +13,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { Avatar, Button, EmptyState } from "../../components/ui";
+import { useCreateIntent } from "../../lib/create-intent";
 import { watchProjectLive } from "../../stores/live-board";
 import { applyViewEvent, loadViews, type SavedView, setViewFavorite, viewDisplayName, views } from "../../stores/views";
 import {
@@ -22,6 +23,7 @@ import {
   personOf,
   useModuleProject,
 } from "../modules/module-bits";
+import { useCreateShortcut } from "../workspace/components/create-shortcut";
 import { PageHeader } from "../workspace/components/page-header";
 import { projectScreenBlocked } from "../workspace/components/project-screen-state";
 import { SkeletonRows } from "../workspace/components/skeleton";
@@ -85,6 +87,10 @@ export function ViewsScreen() {
   const rights: ViewRights = { canEdit: ctx.canEdit, isAdmin: ctx.isAdmin };
 
   const blocked = viewsBlocked(ctx, t);
+  // "c" opens the new-view form, as on the other lists; so does the command palette's "Create view".
+  const canCreate = ctx.canEdit && !blocked;
+  useCreateShortcut("c", canCreate, () => setModal({ view: null }));
+  useCreateIntent("view", projectId, canCreate, () => setModal({ view: null }));
   const header = (
     <PageHeader
       actions={

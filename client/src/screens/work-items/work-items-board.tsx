@@ -27,6 +27,7 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { OutboxChip } from "../../components/offline/waiting-to-sync";
 import { Button, EmptyState } from "../../components/ui";
+import { useCreateIntent } from "../../lib/create-intent";
 import { closeStartWindow } from "../../lib/offline/last-answers";
 import { useIsNarrow } from "../../lib/use-media";
 import { loadCycles, useProjectCycles } from "../../stores/cycles";
@@ -35,6 +36,7 @@ import { loadModules, useProjectModules } from "../../stores/modules";
 import { loadProjectMeta, projectMeta } from "../../stores/project-meta";
 import { fetchProject, projects } from "../../stores/projects";
 import { session } from "../../stores/session";
+import { setPanelCollapsed, usePanelCollapsed } from "../../stores/sidebar-preferences";
 import {
   clearFilters,
   defaultView,
@@ -103,9 +105,9 @@ export type WorkItemsBoardProps = {
   actions?: ReactNode;
   /**
    * A details panel to the right of the board (cycle or module details). The board renders a toggle
-   * button in the header; open/closed is kept in localStorage per kind (`tideline:board-panel:cycle` /
-   * `:module`), open by default on desktop, closed by default on phones (<768px, where it opens as an
-   * overlay drawer).
+   * button in the header; open/closed is kept per person and kind (stores/sidebar-preferences.ts:
+   * the `cycle` / `module` panels), open by default on desktop, closed by default on phones (<768px,
+   * where it opens as an overlay drawer).
    */
   panel?: ReactNode;
   /** False hides create, quick add and "c" (e.g. a completed cycle takes no new items). Default true. */
@@ -336,6 +338,14 @@ export function WorkItemsBoard({
       viewKey,
       canAddProp,
     ],
+  );
+
+  // The command palette's "Create work item" for this project lands on its board (lib/create-intent.ts).
+  useCreateIntent(
+    "workItem",
+    projectId,
+    canAdd && (scope.kind === "project" || scope.kind === "cycle" || scope.kind === "module"),
+    () => openCreate(undefined),
   );
 
   // "c" opens the create modal when no field has the focus; Escape clears a selection.
@@ -617,45 +627,27 @@ export function WorkItemsBoard({
   );
 }
 
-const PANEL_KEY = (kind: BoardScope["kind"]) => `tideline:board-panel:${kind}`;
-
 /**
- * Whether the details panel is open. On a desktop the choice is kept per kind of board (all cycles
- * share one, all modules another) and the panel starts open. On a phone the panel is a drawer over
- * the board: it always starts closed and opening it there is not remembered, so a desktop choice
- * never makes the phone open on a covered board.
+ * Whether the details panel is open. On a desktop the choice is kept per person and kind of board
+ * (all cycles share one, all modules another: stores/sidebar-preferences.ts usePanelCollapsed)
+ * and the panel starts open. On a phone the panel is a drawer over the board: it always starts
+ * closed and opening it there is not remembered, so a desktop choice never makes the phone open
+ * on a covered board.
  */
 function usePanelOpen(kind: BoardScope["kind"], narrow: boolean): [boolean, (open: boolean) => void] {
-  const [stored, setStored] = useState<boolean>(() => readPanel(kind));
+  const panel = kind === "module" ? "module" : "cycle";
+  const [collapsed] = usePanelCollapsed(panel);
   const [drawer, setDrawer] = useState(false);
-  // Another kind of board has its own choice.
-  useEffect(() => setStored(readPanel(kind)), [kind]);
   // Leaving the phone size closes the drawer so a later narrow window starts closed again.
   useEffect(() => {
     if (!narrow) setDrawer(false);
   }, [narrow]);
   const set = useCallback(
     (open: boolean) => {
-      if (narrow) {
-        setDrawer(open);
-        return;
-      }
-      setStored(open);
-      try {
-        localStorage.setItem(PANEL_KEY(kind), open ? "open" : "closed");
-      } catch {
-        // Storage can be unavailable (private mode, quota); the choice then lasts for this visit.
-      }
+      if (narrow) setDrawer(open);
+      else setPanelCollapsed(panel, !open);
     },
-    [kind, narrow],
+    [panel, narrow],
   );
-  return [narrow ? drawer : stored, set];
-}
-
-function readPanel(kind: BoardScope["kind"]): boolean {
-  try {
-    return localStorage.getItem(PANEL_KEY(kind)) !== "closed";
-  } catch {
-    return true;
-  }
+  return [narrow ? drawer : !collapsed, set];
 }

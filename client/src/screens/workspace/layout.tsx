@@ -15,13 +15,19 @@ import { fetchProjects } from "../../stores/projects";
 import { session } from "../../stores/session";
 import { scheduleWorkspaceSync } from "../../stores/workspace-lists";
 import { fetchMyWorkspaces, fetchWorkspace, rememberWorkspace, workspaces } from "../../stores/workspaces";
+import { usePaletteKeys } from "../command-palette/use-palette-keys";
 import { CreateProjectModal } from "./projects/create-project-modal";
 import { Sidebar } from "./sidebar";
 import { ShellContext, useCurrentWorkspace } from "./use-workspace";
 import "./workspace.css";
 
-// The stickies modal (and the editor it shows) loads the first time it opens.
+// The stickies modal (and the editor it shows) loads the first time it opens; so do the command
+// palette and the shortcut help.
 const StickiesModal = lazy(async () => ({ default: (await import("../stickies/stickies-modal")).StickiesModal }));
+const CommandPalette = lazy(async () => ({
+  default: (await import("../command-palette/command-palette")).CommandPalette,
+}));
+const ShortcutHelp = lazy(async () => ({ default: (await import("../command-palette/shortcut-help")).ShortcutHelp }));
 
 /**
  * The workspace shell: sidebar + the current screen. Under 768 px the sidebar is a drawer
@@ -114,9 +120,31 @@ export function WorkspaceLayout() {
     setStickiesUsed(true);
     setStickiesOpen(true);
   }, []);
+  // The command palette and the shortcut help: mounted the first time they are asked for.
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [paletteUsed, setPaletteUsed] = useState(false);
+  const [helpUsed, setHelpUsed] = useState(false);
+  const openPalette = useCallback(() => {
+    setNavOpen(false);
+    setPaletteUsed(true);
+    setPaletteOpen(true);
+  }, []);
+  const showShortcuts = useCallback(() => {
+    setHelpUsed(true);
+    setHelpOpen(true);
+  }, []);
+  usePaletteKeys({
+    togglePalette: () => {
+      if (paletteOpen) setPaletteOpen(false);
+      // Over another modal (a create form) it would fight that form for the focus: the form first.
+      else if (!document.querySelector(".dialog-content")) openPalette();
+    },
+    showShortcuts,
+  });
   const actions = useMemo(
-    () => ({ openCreateProject, openStickies, openNav: narrow ? openNav : null }),
-    [openCreateProject, openStickies, narrow, openNav],
+    () => ({ openCreateProject, openStickies, openPalette, openNav: narrow ? openNav : null }),
+    [openCreateProject, openStickies, openPalette, narrow, openNav],
   );
 
   useEffect(() => {
@@ -196,6 +224,16 @@ export function WorkspaceLayout() {
         </div>
       </div>
       {workspace ? <CreateProjectModal open={createOpen} onOpenChange={setCreateOpen} /> : null}
+      {workspace && paletteUsed ? (
+        <Suspense fallback={null}>
+          <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} onShowShortcuts={showShortcuts} />
+        </Suspense>
+      ) : null}
+      {helpUsed ? (
+        <Suspense fallback={null}>
+          <ShortcutHelp open={helpOpen} onOpenChange={setHelpOpen} />
+        </Suspense>
+      ) : null}
       {workspace && stickiesUsed ? (
         <Suspense fallback={null}>
           <StickiesModal open={stickiesOpen} onOpenChange={setStickiesOpen} />

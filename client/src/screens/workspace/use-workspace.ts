@@ -16,6 +16,8 @@ export type ShellActions = {
   openCreateProject: () => void;
   /** The stickies list modal (the sidebar's Stickies row, the home's "All stickies"). */
   openStickies: () => void;
+  /** The command palette (Mod+K; the sidebar's Search). */
+  openPalette: () => void;
   /** On a phone-sized screen: open the sidebar drawer (null on wider screens, where it is always shown). */
   openNav: ((opener?: HTMLElement | null) => void) | null;
 };
@@ -23,6 +25,7 @@ export type ShellActions = {
 export const ShellContext = createContext<ShellActions>({
   openCreateProject: () => undefined,
   openStickies: () => undefined,
+  openPalette: () => undefined,
   openNav: null,
 });
 
