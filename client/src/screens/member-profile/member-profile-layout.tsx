@@ -1,4 +1,5 @@
-import { CalendarDays, FolderKanban, UserRound, UserX } from "lucide-react";
+import clsx from "clsx";
+import { CalendarDays, FolderKanban, PanelRight, UserRound, UserX } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, Outlet, useLocation, useOutletContext, useParams } from "react-router";
@@ -13,6 +14,7 @@ import {
 } from "../../stores/member-profile";
 import { fetchWorkspaceMembers, memberName, members } from "../../stores/members";
 import { session } from "../../stores/session";
+import { usePanelCollapsed } from "../../stores/sidebar-preferences";
 import { ProjectLogo } from "../workspace/components/logos";
 import { PageHeader } from "../workspace/components/page-header";
 import { Skeleton } from "../workspace/components/skeleton";
@@ -57,6 +59,8 @@ export function MemberProfileLayout() {
   const membersSnap = useSnapshot(members);
   const sessionSnap = useSnapshot(session);
   const key = profileKey(slug, userId);
+  // The member's card beside the tabs: collapsed or not, kept per person (the reference's profile sidebar).
+  const [cardCollapsed, setCardCollapsed] = usePanelCollapsed("profile");
 
   useEffect(() => {
     void loadMemberProfile(slug, userId);
@@ -85,8 +89,22 @@ export function MemberProfileLayout() {
     if (name) document.title = `${name} · ${t("memberProfile.title")}`;
   }, [name, t]);
 
+  const cardToggle = (
+    <button
+      type="button"
+      className={clsx("mp-card-toggle", !cardCollapsed && "is-on")}
+      aria-expanded={!cardCollapsed}
+      aria-controls="mp-card"
+      aria-label={cardCollapsed ? t("memberProfile.showCard") : t("memberProfile.hideCard")}
+      title={cardCollapsed ? t("memberProfile.showCard") : t("memberProfile.hideCard")}
+      onClick={() => setCardCollapsed(!cardCollapsed)}
+    >
+      <PanelRight size={15} aria-hidden />
+    </button>
+  );
+
   const header = (
-    <PageHeader>
+    <PageHeader actions={entry?.status === "missing" || entry?.status === "error" ? undefined : cardToggle}>
       <UserRound size={16} aria-hidden className="muted" />
       <h1 className="mp-header-title">
         {isMe
@@ -132,7 +150,7 @@ export function MemberProfileLayout() {
   return (
     <div className="mp-screen">
       {header}
-      <div className="mp-body">
+      <div className={clsx("mp-body", cardCollapsed && "is-collapsed")}>
         <div className="mp-main">
           <nav ref={tabsRef} className="mp-tabs" aria-label={t("memberProfile.tabsLabel")}>
             {TABS.map((tab) => (
@@ -152,11 +170,13 @@ export function MemberProfileLayout() {
         </div>
 
         <aside
+          id="mp-card"
           className={onSummary ? "mp-aside mp-aside-summary" : "mp-aside"}
           aria-label={t("memberProfile.cardLabel")}
           data-testid="profile-card"
+          hidden={cardCollapsed}
         >
-          {user ? (
+          {cardCollapsed ? null : user ? (
             <>
               <div className="mp-card-top">
                 <Avatar name={name} src={user.avatar_url} size={56} />

@@ -7,7 +7,18 @@
  */
 import { isClosedStateGroup } from "@tideline/shared";
 import clsx from "clsx";
-import { Archive, ArchiveRestore, Bell, BellOff, Ellipsis, Link as LinkIcon, Maximize2, Trash2, X } from "lucide-react";
+import {
+  Archive,
+  ArchiveRestore,
+  Bell,
+  BellOff,
+  Ellipsis,
+  Link as LinkIcon,
+  Maximize2,
+  PanelRight,
+  Trash2,
+  X,
+} from "lucide-react";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
@@ -16,6 +27,7 @@ import { preloadRichTextEditor } from "../../components/editor";
 import { WaitingToSync } from "../../components/offline/waiting-to-sync";
 import { Banner, Button, Spinner } from "../../components/ui";
 import { loadProjectMeta } from "../../stores/project-meta";
+import { usePanelCollapsed } from "../../stores/sidebar-preferences";
 import {
   loadDetailExtras,
   restoreWorkItem,
@@ -66,6 +78,11 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
   const identifier = detail?.projectIdentifier || project?.identifier || "";
   const { canEdit, isProjectAdmin } = permissionsFor(project);
   const [confirm, setConfirm] = useState<"delete" | "archive" | null>(null);
+  // The page's properties column: collapsed or not, kept per person, apart for epics (the reference
+  // keeps a work item's and an epic's detail sidebar apart too).
+  const [workItemPropsCollapsed, setWorkItemPropsCollapsed] = usePanelCollapsed("workItemDetail");
+  const [epicPropsCollapsed, setEpicPropsCollapsed] = usePanelCollapsed("epicDetail");
+  const asideId = `wid-aside-${workItemId}`;
 
   useEffect(() => {
     preloadRichTextEditor();
@@ -99,6 +116,8 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
     );
   const key = workItemKey(identifier, item.sequence_id);
   const link = `${window.location.origin}${browsePath(slug, key)}`;
+  const propsCollapsed = item.is_epic ? epicPropsCollapsed : workItemPropsCollapsed;
+  const setPropsCollapsed = item.is_epic ? setEpicPropsCollapsed : setWorkItemPropsCollapsed;
 
   async function copyLink() {
     try {
@@ -165,6 +184,19 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
           {detail.isSubscribed ? t("workItem.header.unsubscribe") : t("workItem.header.subscribe")}
         </span>
       </Button>
+      {mode === "page" ? (
+        <button
+          type="button"
+          className={clsx("wid-icon-btn", "wid-props-toggle", !propsCollapsed && "is-on")}
+          aria-expanded={!propsCollapsed}
+          aria-controls={asideId}
+          aria-label={propsCollapsed ? t("workItem.header.showProperties") : t("workItem.header.hideProperties")}
+          title={propsCollapsed ? t("workItem.header.showProperties") : t("workItem.header.hideProperties")}
+          onClick={() => setPropsCollapsed(!propsCollapsed)}
+        >
+          <PanelRight size={15} aria-hidden />
+        </button>
+      ) : null}
       {mode === "peek" ? (
         <Link
           className="wid-icon-btn"
@@ -245,10 +277,10 @@ export function WorkItemDetail({ slug, projectId, workItemId, mode, archived = f
       <div className={clsx("wid-detail", `wid-detail-${mode}`)}>
         {header}
         {mode === "page" ? (
-          <div className="wid-page-body">
+          <div className={clsx("wid-page-body", propsCollapsed && "is-collapsed")}>
             <div className="wid-main">{main}</div>
-            <aside className="wid-aside">
-              <Properties item={item} />
+            <aside id={asideId} className="wid-aside" hidden={propsCollapsed}>
+              {propsCollapsed ? null : <Properties item={item} />}
             </aside>
           </div>
         ) : (

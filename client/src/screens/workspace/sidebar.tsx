@@ -9,7 +9,6 @@ import {
   Contrast,
   Copy,
   Ellipsis,
-  FilePen,
   FileText,
   FolderKanban,
   House,
@@ -30,56 +29,67 @@ import {
   X,
 } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
-import { useState } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, NavLink, useLocation, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Avatar } from "../../components/ui";
-
-import { readLocal, writeLocal } from "../../lib/local-storage";
 import { toggleFavoriteProject } from "../../stores/favorites";
 import { type Project, projects } from "../../stores/projects";
 import { session, signOut } from "../../stores/session";
+import { toggleMainSidebar, usePanelCollapsed } from "../../stores/sidebar-preferences";
 import { workspaces } from "../../stores/workspaces";
 import { IntakeSidebarLink } from "../intake/sidebar-entry";
 import { NotificationsSidebarLink } from "../notifications/sidebar-entry";
-import { StickiesSidebarButton } from "../stickies/sidebar-entry";
 import { ProjectLogo, WorkspaceLogo } from "./components/logos";
 import { Menu, MenuItem, MenuSeparator } from "./components/menu";
 import { Skeleton } from "./components/skeleton";
 import { FavoritesSection } from "./favorites/favorites-section";
 import { can } from "./permissions";
+import { useEntryPinned, WorkspaceEntries } from "./sidebar-entries";
+import { SidebarLink } from "./sidebar-link";
 import { useCurrentWorkspace, useShell } from "./use-workspace";
 
-type SidebarPrefs = { collapsed: boolean; favoritesOpen: boolean; projectsOpen: boolean };
-const PREFS_KEY = "tideline:sidebar";
-const DEFAULT_PREFS: SidebarPrefs = { collapsed: false, favoritesOpen: true, projectsOpen: true };
-
-/** Sidebar preferences remembered on this device (collapse state of the sidebar and sections). */
-function useSidebarPrefs(): [SidebarPrefs, (patch: Partial<SidebarPrefs>) => void] {
-  const [prefs, setPrefs] = useState<SidebarPrefs>(() => ({ ...DEFAULT_PREFS, ...readLocal(PREFS_KEY, {}) }));
-  const update = (patch: Partial<SidebarPrefs>) =>
-    setPrefs((current) => {
-      const next = { ...current, ...patch };
-      writeLocal(PREFS_KEY, next);
-      return next;
-    });
-  return [prefs, update];
+/** Is the key event Mod+B typed outside a text field (where Mod+B is bold)? */
+function isSidebarShortcut(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented || event.isComposing || event.altKey || event.shiftKey) return false;
+  if (!(event.metaKey || event.ctrlKey) || event.key.toLowerCase() !== "b") return false;
+  const target = event.target as HTMLElement | null;
+  if (target?.closest?.("input, textarea, select, [contenteditable]:not([contenteditable='false'])")) return false;
+  // Over a dialog the key belongs to it.
+  return !document.querySelector(".dialog-content, .nav-drawer");
 }
 
 /**
- * The workspace sidebar. In the phone drawer (`drawer`) it is never collapsed, and its
- * collapse button closes the drawer instead (the desktop collapse preference is left alone).
+ * The workspace sidebar: the workspace menu, Home, Notifications and Projects (always shown),
+ * the person's pinned workspace entries and "More" (sidebar-entries.tsx), Favorites, their
+ * projects, invite and the account menu. Collapsed (the button, or Mod+B as in the reference)
+ * it keeps only icons; the choice, like the sections' open/closed, is kept per person
+ * (stores/sidebar-preferences.ts usePanelCollapsed). In the phone drawer (`drawer`) it is never
+ * collapsed, and its collapse button closes the drawer instead (the desktop choice is left alone).
  */
 export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () => void } = {}) {
   const { t } = useTranslation();
   const { slug, workspace, role } = useCurrentWorkspace();
-  const [prefs, setPrefs] = useSidebarPrefs();
+  const [sidebarCollapsed, setSidebarCollapsed] = usePanelCollapsed("sidebar");
+  const [favoritesClosed, setFavoritesClosed] = usePanelCollapsed("sidebarFavorites");
+  const [projectsClosed, setProjectsClosed] = usePanelCollapsed("sidebarProjects");
+  const archivesPinned = useEntryPinned(slug, "archives");
   const projectsSnap = useSnapshot(projects);
   const shell = useShell();
-  const userId = useSnapshot(session).user?.id;
-  const collapsed = drawer ? false : prefs.collapsed;
+  const collapsed = drawer ? false : sidebarCollapsed;
+
+  useEffect(() => {
+    if (drawer) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (!isSidebarShortcut(event)) return;
+      event.preventDefault();
+      toggleMainSidebar();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [drawer]);
 
   const list = projectsSnap.bySlug[slug];
   const mine = (list ?? []).filter((p) => p.is_member);
@@ -102,10 +112,11 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
           <button
             type="button"
             className="sidebar-icon-btn sidebar-collapse-btn"
-            onClick={() => setPrefs({ collapsed: !collapsed })}
+            onClick={() => setSidebarCollapsed(!collapsed)}
             aria-label={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
-            title={collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")}
+            title={`${collapsed ? t("workspace.sidebar.expand") : t("workspace.sidebar.collapse")} (${modKey()}+B)`}
             aria-expanded={!collapsed}
+            aria-keyshortcuts="Control+B Meta+B"
           >
             {collapsed ? <PanelLeftOpen size={16} /> : <PanelLeftClose size={16} />}
           </button>
@@ -115,31 +126,15 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
       <div className="sidebar-scroll">
         <div className="sidebar-group">
           <SidebarLink to={`/${slug}/`} end icon={<House size={16} />} label={t("workspace.sidebar.home")} />
+          <NotificationsSidebarLink slug={slug} />
           <SidebarLink
             to={`/${slug}/projects/`}
             icon={<FolderKanban size={16} />}
             label={t("workspace.sidebar.projects")}
             exactPrefix={`/${slug}/projects/`}
+            archives={!archivesPinned}
           />
-          <SidebarLink
-            to={`/${slug}/workspace-views/all-issues/`}
-            icon={<Layers size={16} />}
-            label={t("workspaceViews.sidebar")}
-            matchPrefix={`/${slug}/workspace-views/`}
-          />
-          <NotificationsSidebarLink slug={slug} />
-          <StickiesSidebarButton />
-          {can.seeArchives(role) && userId ? (
-            <SidebarLink
-              to={`/${slug}/profile/${userId}/`}
-              icon={<UserRound size={16} />}
-              label={t("memberProfile.yourWork")}
-              matchPrefix={`/${slug}/profile/${userId}/`}
-            />
-          ) : null}
-          {can.seeArchives(role) ? (
-            <SidebarLink to={`/${slug}/drafts/`} icon={<FilePen size={16} />} label={t("drafts.sidebar")} />
-          ) : null}
+          <WorkspaceEntries slug={slug} collapsed={collapsed} />
         </div>
 
         <FavoritesSection
@@ -148,20 +143,20 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
           header={(action) => (
             <SectionHeader
               label={t("workspace.sidebar.favorites")}
-              open={prefs.favoritesOpen}
-              onToggle={() => setPrefs({ favoritesOpen: !prefs.favoritesOpen })}
+              open={!favoritesClosed}
+              onToggle={() => setFavoritesClosed(!favoritesClosed)}
               collapsed={collapsed}
               action={action}
             />
           )}
-          open={prefs.favoritesOpen || collapsed}
+          open={!favoritesClosed || collapsed}
         />
 
         <div className="sidebar-group">
           <SectionHeader
             label={t("workspace.sidebar.yourProjects")}
-            open={prefs.projectsOpen}
-            onToggle={() => setPrefs({ projectsOpen: !prefs.projectsOpen })}
+            open={!projectsClosed}
+            onToggle={() => setProjectsClosed(!projectsClosed)}
             collapsed={collapsed}
             action={
               can.createProject(role) && !collapsed ? (
@@ -177,7 +172,7 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
               ) : null
             }
           />
-          {prefs.projectsOpen || collapsed ? (
+          {!projectsClosed || collapsed ? (
             list === undefined ? (
               <div className="sidebar-skeleton">
                 <Skeleton height={12} width="70%" />
@@ -215,42 +210,9 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
   );
 }
 
-function SidebarLink({
-  to,
-  icon,
-  label,
-  end,
-  exactPrefix,
-  matchPrefix,
-}: {
-  to: string;
-  icon: React.ReactNode;
-  label: string;
-  end?: boolean;
-  /** Active only for this path and its non-project children (the projects list, archives). */
-  exactPrefix?: string;
-  /** Active for every path under this prefix. */
-  matchPrefix?: string;
-}) {
-  const location = useLocation();
-  let forced: boolean | undefined;
-  if (exactPrefix) {
-    const rest = location.pathname.startsWith(exactPrefix) ? location.pathname.slice(exactPrefix.length) : null;
-    forced = rest !== null && (rest === "" || rest.startsWith("archives"));
-  }
-  if (matchPrefix) forced = location.pathname.startsWith(matchPrefix);
-  return (
-    <NavLink
-      to={to}
-      end={end}
-      className={({ isActive }) => clsx("sidebar-row", (forced ?? isActive) && "active")}
-      aria-current={forced === undefined ? undefined : forced ? "page" : undefined}
-      title={label}
-    >
-      <span className="sidebar-row-icon">{icon}</span>
-      <span className="sidebar-label">{label}</span>
-    </NavLink>
-  );
+/** "Ctrl" or "⌘" in the collapse button's hint. */
+function modKey(): string {
+  return /mac|iphone|ipad|ipod/i.test(navigator.platform ?? "") ? "⌘" : "Ctrl";
 }
 
 function SectionHeader({
