@@ -7,11 +7,13 @@ import {
   intakeListParams,
   listStatuses,
   matchesList,
+  NO_INTAKE_FILTERS,
   patched,
   tabOf,
 } from "./intake";
 
 const NOW = Date.parse("2026-06-01T12:00:00Z");
+const NONE = NO_INTAKE_FILTERS;
 
 function request(over: Partial<IntakeRequest> = {}, issue: Partial<IntakeRequest["issue"]> = {}): IntakeRequest {
   return {
@@ -36,6 +38,8 @@ function request(over: Partial<IntakeRequest> = {}, issue: Partial<IntakeRequest
       priority: "none",
       description_html: null,
       state_id: null,
+      label_ids: [],
+      assignee_ids: [],
       created_at: "2026-05-01T00:00:00.000Z",
       updated_at: "2026-05-01T00:00:00.000Z",
       created_by: "u",
@@ -59,16 +63,28 @@ describe("intake tabs (product-domain §4)", () => {
   });
 
   it("the status filter narrows the tab and ignores the other tab's statuses", () => {
-    expect(listStatuses("open", { priority: [], status: [] })).toEqual([-2, 0]);
-    expect(listStatuses("closed", { priority: [], status: [INTAKE_STATUS.declined] })).toEqual([-1]);
-    expect(listStatuses("open", { priority: [], status: [INTAKE_STATUS.declined] })).toEqual([-2, 0]);
+    expect(listStatuses("open", { ...NONE, priority: [], status: [] })).toEqual([-2, 0]);
+    expect(listStatuses("closed", { ...NONE, priority: [], status: [INTAKE_STATUS.declined] })).toEqual([-1]);
+    expect(listStatuses("open", { ...NONE, priority: [], status: [INTAKE_STATUS.declined] })).toEqual([-2, 0]);
   });
 
   it("matches the list by status and priority", () => {
     const r = request({}, { priority: "high" });
-    expect(matchesList(r, "open", { priority: [], status: [] })).toBe(true);
-    expect(matchesList(r, "open", { priority: ["low"], status: [] })).toBe(false);
-    expect(matchesList(r, "closed", { priority: [], status: [] })).toBe(false);
+    expect(matchesList(r, "open", { ...NONE, priority: [], status: [] })).toBe(true);
+    expect(matchesList(r, "open", { ...NONE, priority: ["low"], status: [] })).toBe(false);
+    expect(matchesList(r, "closed", { ...NONE, priority: [], status: [] })).toBe(false);
+  });
+
+  it("matches labels and assignees by any of the chosen, and the submitter", () => {
+    const r = request({ created_by: "guest" }, { label_ids: ["bug", "ui"], assignee_ids: ["ann"] });
+    expect(matchesList(r, "open", { ...NONE, labels: ["ui", "docs"] })).toBe(true);
+    expect(matchesList(r, "open", { ...NONE, labels: ["docs"] })).toBe(false);
+    expect(matchesList(r, "open", { ...NONE, assignees: ["bob", "ann"] })).toBe(true);
+    expect(matchesList(r, "open", { ...NONE, assignees: ["bob"] })).toBe(false);
+    expect(matchesList(r, "open", { ...NONE, created_by: ["guest"] })).toBe(true);
+    expect(matchesList(r, "open", { ...NONE, created_by: ["ann"] })).toBe(false);
+    // Every filter at once.
+    expect(matchesList(r, "open", { ...NONE, labels: ["bug"], assignees: ["bob"] })).toBe(false);
   });
 });
 
@@ -97,12 +113,20 @@ describe("intake changes", () => {
 
 describe("intake paging and order (§9)", () => {
   it("asks for 10 a page from 10:0:0, newest first by default", () => {
-    expect(intakeListParams("open", { priority: ["high", "urgent"], status: [] }, "-created_at", "10:0:0")).toEqual({
+    expect(
+      intakeListParams("open", { ...NONE, priority: ["high", "urgent"], status: [] }, "-created_at", "10:0:0"),
+    ).toEqual({
       status: "-2,0",
       order_by: "-created_at",
       per_page: "10",
       cursor: "10:0:0",
       priority: "high,urgent",
+    });
+    const people = { ...NONE, labels: ["l1", "l2"], assignees: ["u1"], created_by: ["u2"] };
+    expect(intakeListParams("closed", people, "updated_at", "10:0:0")).toMatchObject({
+      labels: "l1,l2",
+      assignees: "u1",
+      created_by: "u2",
     });
   });
 

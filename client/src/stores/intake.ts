@@ -34,7 +34,17 @@ export const INTAKE_TAB_STATUSES: Record<IntakeTab, readonly IntakeStatus[]> = {
 export const INTAKE_SORTS = ["-created_at", "created_at", "-updated_at", "updated_at"] as const;
 export type IntakeSort = (typeof INTAKE_SORTS)[number];
 
-export type IntakeFilters = { priority: Priority[]; status: IntakeStatus[] };
+/** The list's filters: any of the chosen values in each, every filter at once (as the board's). */
+export type IntakeFilters = {
+  priority: Priority[];
+  status: IntakeStatus[];
+  /** Label ids: requests carrying any of them. */
+  labels: string[];
+  /** User ids: requests assigned to any of them. */
+  assignees: string[];
+  /** User ids: requests submitted by any of them. */
+  created_by: string[];
+};
 
 /** The work item inside a request (the fields the screens read). */
 export type IntakeWorkItem = {
@@ -45,6 +55,8 @@ export type IntakeWorkItem = {
   priority: Priority;
   description_html: string | null;
   state_id: string | null;
+  label_ids: string[];
+  assignee_ids: string[];
   created_at: string;
   updated_at: string;
   created_by: string | null;
@@ -91,14 +103,20 @@ export const intake = defineStore(() => ({
 }));
 
 const base = (slug: string, projectId: string) => `/api/workspaces/${slug}/projects/${projectId}`;
-const NO_FILTERS: IntakeFilters = { priority: [], status: [] };
+export const NO_INTAKE_FILTERS: IntakeFilters = Object.freeze({
+  priority: [],
+  status: [],
+  labels: [],
+  assignees: [],
+  created_by: [],
+}) as IntakeFilters;
 
 function listOf(projectId: string): IntakeList {
   let list = intake.byProject[projectId];
   if (!list) {
     intake.byProject[projectId] = {
       tab: "open",
-      filters: { ...NO_FILTERS },
+      filters: { ...NO_INTAKE_FILTERS },
       sort: "-created_at",
       items: [],
       total: 0,
@@ -133,10 +151,26 @@ export function listStatuses(tab: IntakeTab, filters: IntakeFilters): IntakeStat
   return picked.length ? picked : [...all];
 }
 
+/** How many filter values are chosen (the Filters button's count). */
+export function intakeFilterCount(filters: IntakeFilters): number {
+  return (
+    filters.priority.length +
+    filters.status.length +
+    filters.labels.length +
+    filters.assignees.length +
+    filters.created_by.length
+  );
+}
+
 /** Would the server list this request under the tab and filters? */
 export function matchesList(r: IntakeRequest, tab: IntakeTab, filters: IntakeFilters): boolean {
   if (!listStatuses(tab, filters).includes(effectiveStatus(r))) return false;
   if (filters.priority.length && !filters.priority.includes(r.issue.priority)) return false;
+  const anyOf = (picked: readonly string[], held: readonly string[] | undefined) =>
+    picked.length === 0 || (held ?? []).some((id) => picked.includes(id));
+  if (!anyOf(filters.labels, r.issue.label_ids)) return false;
+  if (!anyOf(filters.assignees, r.issue.assignee_ids)) return false;
+  if (filters.created_by.length && !(r.created_by && filters.created_by.includes(r.created_by))) return false;
   return true;
 }
 
@@ -161,6 +195,9 @@ export function intakeListParams(tab: IntakeTab, filters: IntakeFilters, sort: I
     cursor,
   };
   if (filters.priority.length) params.priority = filters.priority.join(",");
+  if (filters.labels.length) params.labels = filters.labels.join(",");
+  if (filters.assignees.length) params.assignees = filters.assignees.join(",");
+  if (filters.created_by.length) params.created_by = filters.created_by.join(",");
   return params;
 }
 
@@ -251,7 +288,7 @@ export function setIntakeFilters(slug: string, projectId: string, patch: Partial
 }
 
 export function clearIntakeFilters(slug: string, projectId: string): void {
-  setIntakeFilters(slug, projectId, { ...NO_FILTERS });
+  setIntakeFilters(slug, projectId, { ...NO_INTAKE_FILTERS });
 }
 
 export function setIntakeSort(slug: string, projectId: string, sort: IntakeSort): void {

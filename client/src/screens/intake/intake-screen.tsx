@@ -6,7 +6,7 @@
  * Create request button); guests see their own requests; members triage. Live through the
  * project's channel (stores/live-board.ts → stores/intake.ts).
  */
-import { ROLE } from "@tideline/shared";
+import { personName, ROLE } from "@tideline/shared";
 import clsx from "clsx";
 import { ArrowDownUp, Check, FolderKanban, Inbox, ListFilter, Plus } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
@@ -26,14 +26,17 @@ import {
   type IntakeRequest,
   type IntakeTab,
   intake,
+  intakeFilterCount,
   loadIntake,
   loadIntakeCount,
+  NO_INTAKE_FILTERS,
   selectIntake,
   setIntakeFilters,
   setIntakeSort,
   setIntakeTab,
 } from "../../stores/intake";
 import { watchProjectLive } from "../../stores/live-board";
+import { loadProjectMeta, projectMeta } from "../../stores/project-meta";
 import { session } from "../../stores/session";
 import { PriorityIcon } from "../work-item/state-icon";
 import { useCreateShortcut } from "../workspace/components/create-shortcut";
@@ -85,8 +88,10 @@ export function IntakeScreen() {
     if (!live) return;
     void loadIntake(slug, projectId).catch(() => undefined);
     void loadIntakeCount(slug, projectId).catch(() => undefined);
+    // The labels and people the filters offer (the triagers' menu).
+    if (canTriage) void loadProjectMeta(slug, projectId).catch(() => undefined);
     return watchProjectLive(slug, projectId);
-  }, [slug, projectId, live]);
+  }, [slug, projectId, live, canTriage]);
 
   useEffect(() => {
     if (!live) return;
@@ -243,8 +248,8 @@ function ListPane({
 }) {
   const { t } = useTranslation();
   const tab = list?.tab ?? "open";
-  const filters = list?.filters ?? { priority: [], status: [] };
-  const filtered = filters.priority.length > 0 || filters.status.length > 0;
+  const filters = list?.filters ?? NO_INTAKE_FILTERS;
+  const filtered = intakeFilterCount(filters) > 0;
   const items = (list?.items ?? []) as IntakeRequest[];
 
   return (
@@ -268,7 +273,7 @@ function ListPane({
           ))}
         </div>
         <div className="intake-tools">
-          <FilterMenu slug={slug} projectId={projectId} tab={tab} filters={filters} />
+          <FilterMenu slug={slug} projectId={projectId} tab={tab} filters={filters} triage={!guest} />
           <SortMenu slug={slug} projectId={projectId} sort={list?.sort ?? "-created_at"} />
         </div>
       </div>
@@ -369,14 +374,23 @@ function FilterMenu({
   projectId,
   tab,
   filters,
+  triage,
 }: {
   slug: string;
   projectId: string;
   tab: IntakeTab;
   filters: IntakeFilters;
+  /** A triager's menu also filters by label, assignee and submitter (a guest sees only their own). */
+  triage: boolean;
 }) {
   const { t } = useTranslation();
-  const active = filters.priority.length + filters.status.length;
+  const active = intakeFilterCount(filters);
+  const meta = useSnapshot(projectMeta).byProject[projectId];
+  const people = (meta?.members ?? []).map((m) => ({ id: m.member, name: personName(m.member_details) }));
+  const toggle = (key: "labels" | "assignees" | "created_by", id: string, on: boolean) =>
+    setIntakeFilters(slug, projectId, {
+      [key]: on ? [...filters[key], id] : filters[key].filter((x) => x !== id),
+    });
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger asChild>
@@ -418,6 +432,48 @@ function FilterMenu({
               {t(`workItems.priority.${p}`)}
             </CheckMenuItem>
           ))}
+          {triage && meta?.labels.length ? (
+            <>
+              <DropdownMenu.Separator className="menu-separator" />
+              <DropdownMenu.Label className="menu-label">{t("intake.filters.labels")}</DropdownMenu.Label>
+              {meta.labels.map((label) => (
+                <CheckMenuItem
+                  key={label.id}
+                  checked={filters.labels.includes(label.id)}
+                  onChange={(on) => toggle("labels", label.id, on)}
+                >
+                  <span className="intake-label-dot" style={{ background: label.color }} aria-hidden />
+                  {label.name}
+                </CheckMenuItem>
+              ))}
+            </>
+          ) : null}
+          {triage && people.length ? (
+            <>
+              <DropdownMenu.Separator className="menu-separator" />
+              <DropdownMenu.Label className="menu-label">{t("intake.filters.assignees")}</DropdownMenu.Label>
+              {people.map((p) => (
+                <CheckMenuItem
+                  key={p.id}
+                  checked={filters.assignees.includes(p.id)}
+                  onChange={(on) => toggle("assignees", p.id, on)}
+                >
+                  {p.name}
+                </CheckMenuItem>
+              ))}
+              <DropdownMenu.Separator className="menu-separator" />
+              <DropdownMenu.Label className="menu-label">{t("intake.filters.createdBy")}</DropdownMenu.Label>
+              {people.map((p) => (
+                <CheckMenuItem
+                  key={p.id}
+                  checked={filters.created_by.includes(p.id)}
+                  onChange={(on) => toggle("created_by", p.id, on)}
+                >
+                  {p.name}
+                </CheckMenuItem>
+              ))}
+            </>
+          ) : null}
           {active ? (
             <>
               <DropdownMenu.Separator className="menu-separator" />

@@ -2,7 +2,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, createTestApp, type TestApp } from "../../../test/harness.ts";
 import { intakeIssues, issues } from "../../db/schema.ts";
-import { countIssues, createFixture, createIssue, eventsOf, type Fixture } from "../issues/test-support.ts";
+import {
+  countIssues,
+  createFixture,
+  createIssue,
+  createLabel,
+  eventsOf,
+  type Fixture,
+} from "../issues/test-support.ts";
 
 let t: TestApp;
 let f: Fixture;
@@ -80,6 +87,22 @@ describe("GET inbox-issues/", () => {
     expect(guest.results.every((r: { created_by: string }) => r.created_by === f.w.guest.id)).toBe(true);
     const asc = (await client(t.app, f.w.admin).get(`${url()}?order_by=issue__created_at&per_page=1`)).json();
     expect(asc.results[0].issue.name).toBe("Guest request");
+  });
+
+  it("narrows by the work-item filters the screen offers: labels, assignees, submitter", async () => {
+    const label = await createLabel(t, f.project.id, "Intake filter label");
+    const tagged = await submit(f.w.member, "Tagged request", { label_ids: [label], assignee_ids: [f.w.admin.id] });
+    const byGuest = await submit(f.w.guest, "Guest's filtered request");
+    const ids = async (query: string) =>
+      ((await client(t.app, f.w.admin).get(`${url()}?per_page=100&${query}`)).json().results as { id: string }[]).map(
+        (r) => r.id,
+      );
+    expect(await ids(`labels=${label}`)).toEqual([tagged.id]);
+    expect(await ids(`assignees=${f.w.admin.id}`)).toEqual([tagged.id]);
+    const submitted = await ids(`created_by=${f.w.guest.id}`);
+    expect(submitted).toContain(byGuest.id);
+    expect(submitted).not.toContain(tagged.id);
+    expect((await client(t.app, f.w.admin).get(`${url()}?labels=not-an-id`)).statusCode).toBe(400);
   });
 
   it("400 on a bad status or order_by; 401; 404 across workspaces", async () => {
