@@ -40,6 +40,7 @@ import { type Project, projects } from "../../stores/projects";
 import { session, signOut } from "../../stores/session";
 import { toggleMainSidebar, usePanelCollapsed } from "../../stores/sidebar-preferences";
 import { workspaces } from "../../stores/workspaces";
+import { SearchSidebarButton } from "../command-palette/sidebar-entry";
 import { IntakeSidebarLink } from "../intake/sidebar-entry";
 import { NotificationsSidebarLink } from "../notifications/sidebar-entry";
 import { ProjectLogo, WorkspaceLogo } from "./components/logos";
@@ -125,6 +126,7 @@ export function Sidebar({ drawer, onClose }: { drawer?: boolean; onClose?: () =>
 
       <div className="sidebar-scroll">
         <div className="sidebar-group">
+          <SearchSidebarButton />
           <SidebarLink to={`/${slug}/`} end icon={<House size={16} />} label={t("workspace.sidebar.home")} />
           <NotificationsSidebarLink slug={slug} />
           <SidebarLink
