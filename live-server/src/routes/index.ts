@@ -17,6 +17,7 @@ import { pagesRoutes } from "./pages/routes.ts";
 import { profileRoutes } from "./profile/routes.ts";
 import { projectsRoutes } from "./projects/routes.ts";
 import { recentVisitsRoutes } from "./recent-visits/routes.ts";
+import { searchRoutes } from "./search/routes.ts";
 import { sidebarPreferencesRoutes } from "./sidebar-preferences/routes.ts";
 import { statesRoutes } from "./states/routes.ts";
 import { stickiesRoutes } from "./stickies/routes.ts";
@@ -50,4 +51,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(homeRoutes);
   await app.register(recentVisitsRoutes);
   await app.register(sidebarPreferencesRoutes);
+  await app.register(searchRoutes);
 }

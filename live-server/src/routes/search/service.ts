@@ -1,0 +1,337 @@
+/**
+ * The queries behind GET search/ and GET entity-search/, one per group, each scoped to the
+ * caller's workspace and to what they may see (the same rules as the lists of each domain):
+ * - workspaces: the caller's active memberships;
+ * - projects: unarchived projects they are an active member of (entity-search also offers the
+ *   public ones, which anyone in the workspace may open and join — projects/service.ts);
+ * - work items: work-items.ts (the lists' own predicate, issues/visibility.ts);
+ * - cycles, modules, views, pages: unarchived, in an unarchived project they are an active
+ *   member of whose feature is switched on; views and pages public or their own (views/service
+ *   inScope, pages/policy: a private page exists for its owner only); project views only —
+ *   a workspace view has no project to open it in, as in the reference.
+ * Names match by prefix, substring (trigram index) or, for each word of three letters or more,
+ * by trigram word similarity (typos); page text by full-text search. Ranked best first: an exact
+ * name, then a prefix, a substring, closeness; then the newest.
+ */
+import { NETWORK, PAGE_ACCESS } from "@tideline/shared";
+import { type SQL, sql } from "drizzle-orm";
+import { type DbOrTx, queryRows } from "../../db/client.ts";
+import type { WorkspaceAccess } from "../../policies/access.ts";
+import { VIEW_ACCESS } from "../views/schema.ts";
+import {
+  presentCycleEntity,
+  presentIssueEntity,
+  presentIssueResult,
+  presentModuleEntity,
+  presentPageEntity,
+  presentPageResult,
+  presentProjectObjectResult,
+} from "./presenter.ts";
+import type { EntitySearchQuery, EntityType, SearchGroup, SearchQuery } from "./schema.ts";
+import { SEARCH_PAGE_SIZE } from "./schema.ts";
+import { type SearchTerms, searchTerms } from "./terms.ts";
+import { newestWorkItems, searchWorkItems, type WorkItemScope } from "./work-items.ts";
+
+/** The text's match on a name column: prefix, substring (or a word's prefix when short), typo. */
+function nameMatches(column: SQL, terms: SearchTerms): SQL {
+  const parts = [
+    sql`lower(${column}) like ${terms.prefix}`,
+    terms.contains ? sql`${column} ilike ${terms.contains}` : sql`(' ' || lower(${column})) like ${terms.wordPrefix}`,
+  ];
+  if (terms.fuzzyWords.length) {
+    parts.push(
+      sql`(${sql.join(
+        terms.fuzzyWords.map((word) => sql`${word} <% ${column}`),
+        sql` and `,
+      )})`,
+    );
+  }
+  return sql`(${sql.join(parts, sql` or `)})`;
+}
+
+/** How well a name matches: whole 50, prefix 20, substring 5, plus closeness 0–2. */
+function nameScore(column: SQL, terms: SearchTerms): SQL {
+  const inside = terms.contains
+    ? sql`${column} ilike ${terms.contains}`
+    : sql`(' ' || lower(${column})) like ${terms.wordPrefix}`;
+  return sql`(case when lower(${column}) = lower(${terms.text}) then 50 when lower(${column}) like ${terms.prefix} then 20
+    when ${inside} then 5 else 0 end + word_similarity(${terms.text}, ${column}) + similarity(${terms.text}, ${column}))`;
+}
+
+/** `and <match>` and the rank to order by, or nothing and the newest first without a text. */
+function matching(column: SQL, terms: SearchTerms | null, newest: SQL, extra?: { match: SQL; score: SQL }) {
+  if (!terms) return { where: sql``, order: sql`${newest} desc` };
+  const match = extra ? sql`(${nameMatches(column, terms)} or ${extra.match})` : nameMatches(column, terms);
+  const score = extra ? sql`${nameScore(column, terms)} + ${extra.score}` : nameScore(column, terms);
+  return { where: sql` and ${match}`, order: sql`${score} desc, ${newest} desc` };
+}
+
+type Scope = { access: WorkspaceAccess; projectId: string | null };
+
+const userId = (scope: Scope) => scope.access.user.id;
+const workspaceId = (scope: Scope) => scope.access.workspace.id;
+const slug = (scope: Scope) => scope.access.workspace.slug;
+const onlyProject = (scope: Scope, column: SQL) =>
+  scope.projectId ? sql` and ${column} = ${scope.projectId}::uuid` : sql``;
+
+/** Projects (alias p) the caller is an active member of, unarchived, with `feature` on. */
+function memberProject(scope: Scope, feature?: "cycle_view" | "module_view" | "issue_views_view" | "page_view"): SQL {
+  const on = feature ? sql` and p.${sql.raw(feature)}` : sql``;
+  return sql`p.archived_at is null${on} and exists (select 1 from project_members pm
+    where pm.project_id = p.id and pm.member_id = ${userId(scope)}::uuid and pm.is_active)`;
+}
+
+// ───────────────────────────── the groups ─────────────────────────────
+
+export type WorkspaceHit = { name: string; id: string; slug: string };
+
+async function workspacesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms, limit: number) {
+  const m = matching(sql`w.name`, terms, sql`w.created_at`);
+  return queryRows<WorkspaceHit>(
+    db,
+    sql`select w.name, w.id, w.slug from workspaces w
+      join workspace_members wm on wm.workspace_id = w.id and wm.member_id = ${userId(scope)}::uuid and wm.is_active
+      where true${m.where}
+      order by ${m.order}, w.id limit ${limit}`,
+  );
+}
+
+export type ProjectHit = { name: string; id: string; identifier: string; logo_props: unknown; workspace__slug: string };
+
+/** Projects by name or identifier; `publicToo` adds public projects the caller has not joined. */
+async function projectsMatching(
+  db: DbOrTx,
+  scope: Scope,
+  terms: SearchTerms | null,
+  limit: number,
+  publicToo: boolean,
+) {
+  const identifier = terms
+    ? {
+        match: sql`lower(p.identifier) like ${terms.prefix}`,
+        score: sql`case when lower(p.identifier) = lower(${terms.text}) then 100
+          when lower(p.identifier) like ${terms.prefix} then 20 else 0 end`,
+      }
+    : undefined;
+  const m = matching(sql`p.name`, terms, sql`p.created_at`, identifier);
+  const seen = publicToo
+    ? sql`(p.network = ${NETWORK.public} or exists (select 1 from project_members pm
+        where pm.project_id = p.id and pm.member_id = ${userId(scope)}::uuid and pm.is_active))`
+    : memberProject(scope);
+  return queryRows<ProjectHit>(
+    db,
+    sql`select p.name, p.id, p.identifier, p.logo_props, ${slug(scope)}::text as workspace__slug from projects p
+      where p.workspace_id = ${workspaceId(scope)}::uuid and p.archived_at is null and ${seen}${m.where}
+      order by ${m.order}, p.id limit ${limit}`,
+  );
+}
+
+export type ProjectObjectHit = {
+  name: string;
+  id: string;
+  project_id: string;
+  project__identifier: string;
+  workspace__slug: string;
+  status: string;
+  start_date: string | null;
+  end_date: string | null;
+  timezone: string;
+};
+
+/** Cycles, modules or project views of the caller's projects (extra columns for entity-search). */
+async function projectObjectsMatching(
+  db: DbOrTx,
+  scope: Scope,
+  kind: "cycle" | "module" | "issue_view",
+  terms: SearchTerms | null,
+  limit: number,
+) {
+  const table = { cycle: "cycles", module: "modules", issue_view: "issue_views" }[kind];
+  const feature = ({ cycle: "cycle_view", module: "module_view", issue_view: "issue_views_view" } as const)[kind];
+  const m = matching(sql`x.name`, terms, sql`x.created_at`);
+  const extra =
+    kind === "cycle"
+      ? sql`'' as status, to_char(x.start_date, 'YYYY-MM-DD') as start_date, to_char(x.end_date, 'YYYY-MM-DD') as end_date`
+      : kind === "module"
+        ? sql`x.status, null as start_date, null as end_date`
+        : sql`'' as status, null as start_date, null as end_date`;
+  const own =
+    kind === "issue_view"
+      ? sql` and (x.access = ${VIEW_ACCESS.public} or x.owned_by_id = ${userId(scope)}::uuid)`
+      : sql``;
+  return queryRows<ProjectObjectHit>(
+    db,
+    sql`select x.name, x.id, x.project_id, p.identifier as project__identifier, ${slug(scope)}::text as workspace__slug,
+        p.timezone, ${extra}
+      from ${sql.raw(table)} x join projects p on p.id = x.project_id
+      where x.workspace_id = ${workspaceId(scope)}::uuid and x.archived_at is null${own}
+        and ${memberProject(scope, feature)}${onlyProject(scope, sql`x.project_id`)}${m.where}
+      order by ${m.order}, x.id limit ${limit}`,
+  );
+}
+
+export type PageHit = {
+  name: string;
+  id: string;
+  logo_props: unknown;
+  project_ids: string[];
+  project_identifiers: string[];
+  workspace__slug: string;
+};
+
+/**
+ * Pages by name or text (full-text over name and plain text). `publicOnly`: entity-search's
+ * picker offers public pages only, as the reference (a link to a private page is dead for
+ * everyone else).
+ */
+async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null, limit: number, publicOnly: boolean) {
+  const text = terms
+    ? {
+        match: sql`to_tsvector('english', pg.name || ' ' || left(pg.description_stripped, 100000))
+          @@ websearch_to_tsquery('english', ${terms.text})`,
+        score: sql`case when to_tsvector('english', pg.name || ' ' || left(pg.description_stripped, 100000))
+          @@ websearch_to_tsquery('english', ${terms.text}) then 2 else 0 end`,
+      }
+    : undefined;
+  const m = matching(sql`pg.name`, terms, sql`pg.created_at`, text);
+  const readable = publicOnly
+    ? sql`pg.access = ${PAGE_ACCESS.public}`
+    : sql`(pg.access = ${PAGE_ACCESS.public} or pg.owned_by_id = ${userId(scope)}::uuid)`;
+  const inProject = scope.projectId
+    ? sql` and exists (select 1 from page_projects x where x.page_id = pg.id and x.project_id = ${scope.projectId}::uuid)`
+    : sql``;
+  const rows = await queryRows<PageHit & { project_ids: string[] | string; project_identifiers: string[] | string }>(
+    db,
+    sql`select pg.name, pg.id, pg.logo_props,
+        array_agg(p.id::text order by pp.created_at, p.id) as project_ids,
+        array_agg(p.identifier order by pp.created_at, p.id) as project_identifiers,
+        ${slug(scope)}::text as workspace__slug
+      from pages pg
+      join page_projects pp on pp.page_id = pg.id
+      join projects p on p.id = pp.project_id
+      where pg.workspace_id = ${workspaceId(scope)}::uuid and pg.archived_at is null and ${readable}
+        and ${memberProject(scope, "page_view")}${inProject}${m.where}
+      group by pg.id
+      order by ${m.order}, pg.id limit ${limit}`,
+  );
+  return rows.map((r) => ({
+    ...r,
+    project_ids: pgArray(r.project_ids),
+    project_identifiers: pgArray(r.project_identifiers),
+  }));
+}
+
+/** A text[] as the drivers give it: node-postgres parses it, PGlite too — or its literal. */
+function pgArray(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, "");
+  return inner ? inner.split(",").map((v) => v.replace(/^"|"$/g, "")) : [];
+}
+
+export type MemberHit = { member__avatar_url: string | null; member__display_name: string; member__id: string };
+
+/** People to mention: the workspace's active members, or the project's (entity-search). */
+async function membersMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null, limit: number) {
+  const inProject = scope.projectId
+    ? sql` join project_members pm on pm.member_id = u.id and pm.project_id = ${scope.projectId}::uuid and pm.is_active`
+    : sql``;
+  const since = scope.projectId ? sql`pm.created_at` : sql`wm.created_at`;
+  const pattern = terms ? `%${terms.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = pattern
+    ? sql` and (u.display_name ilike ${pattern} or u.first_name ilike ${pattern} or u.last_name ilike ${pattern}
+        or (u.first_name || ' ' || u.last_name) ilike ${pattern})`
+    : sql``;
+  const order = terms
+    ? sql`case when lower(u.display_name) = lower(${terms.text}) then 3 when lower(u.display_name) like ${terms.prefix} then 2
+        when lower(u.first_name) like ${terms.prefix} or lower(u.last_name) like ${terms.prefix} then 1 else 0 end desc, ${since} desc`
+    : sql`${since} desc`;
+  return queryRows<MemberHit>(
+    db,
+    sql`select u.avatar_url as member__avatar_url, u.display_name as member__display_name, u.id as member__id
+      from workspace_members wm join users u on u.id = wm.member_id${inProject}
+      where wm.workspace_id = ${workspaceId(scope)}::uuid and wm.is_active and not u.is_bot and u.is_active${where}
+      order by ${order}, u.id limit ${limit}`,
+  );
+}
+
+// ───────────────────────────── the calls ─────────────────────────────
+
+const workItemScope = (scope: Scope): WorkItemScope => ({
+  workspaceId: workspaceId(scope),
+  userId: userId(scope),
+  projectId: scope.projectId,
+});
+
+/**
+ * GET search/: every asked group, each at most SEARCH_PAGE_SIZE, best first. An empty text
+ * answers every group empty (the reference's palette never sends one).
+ */
+export async function searchWorkspace(
+  db: DbOrTx,
+  access: WorkspaceAccess,
+  query: SearchQuery,
+): Promise<Partial<Record<SearchGroup, unknown[]>>> {
+  const scope: Scope = { access, projectId: query.projectId };
+  const terms = query.search ? searchTerms(query.search) : null;
+  const n = SEARCH_PAGE_SIZE;
+  const run = async (group: SearchGroup): Promise<unknown[]> => {
+    if (!terms) return [];
+    switch (group) {
+      case "workspace":
+        return workspacesMatching(db, scope, terms, n);
+      case "project":
+        return (await projectsMatching(db, { ...scope, projectId: null }, terms, n, false)).map(
+          ({ logo_props: _, ...p }) => p,
+        );
+      case "issue":
+        return (await searchWorkItems(db, workItemScope(scope), terms, n)).map((i) =>
+          presentIssueResult(i, access.workspace.slug),
+        );
+      case "cycle":
+      case "module":
+      case "issue_view":
+        return (await projectObjectsMatching(db, scope, group, terms, n)).map(presentProjectObjectResult);
+      case "page":
+        return (await pagesMatching(db, scope, terms, n, false)).map(presentPageResult);
+    }
+  };
+  const answers = await Promise.all(query.groups.map(run));
+  return Object.fromEntries(query.groups.map((g, i) => [g, answers[i]]));
+}
+
+/**
+ * GET entity-search/: for each asked type, at most `count` results in the reference's
+ * TSearchResponse shapes — best first for a text, the newest first without one.
+ */
+export async function searchEntities(
+  db: DbOrTx,
+  access: WorkspaceAccess,
+  query: EntitySearchQuery,
+): Promise<Partial<Record<EntityType, unknown[]>>> {
+  const scope: Scope = { access, projectId: query.projectId };
+  const terms = query.query ? searchTerms(query.query) : null;
+  const n = query.count;
+  const run = async (type: EntityType): Promise<unknown[]> => {
+    if (n === 0) return [];
+    switch (type) {
+      case "user_mention":
+        return membersMatching(db, scope, terms, n);
+      case "project":
+        return projectsMatching(db, { ...scope, projectId: null }, terms, n, true);
+      case "issue": {
+        const rows = terms
+          ? await searchWorkItems(db, workItemScope(scope), terms, n)
+          : await newestWorkItems(db, workItemScope(scope), n);
+        return rows.map(presentIssueEntity);
+      }
+      case "cycle":
+        return (await projectObjectsMatching(db, scope, "cycle", terms, n)).map(presentCycleEntity);
+      case "module":
+        return (await projectObjectsMatching(db, scope, "module", terms, n)).map(presentModuleEntity);
+      case "page":
+        return (await pagesMatching(db, scope, terms, n, true)).map((p) => presentPageEntity(p, scope.projectId));
+    }
+  };
+  const answers = await Promise.all(query.types.map(run));
+  return Object.fromEntries(query.types.map((t, i) => [t, answers[i]]));
+}

@@ -1,0 +1,173 @@
+/**
+ * Ranked work-item search over a whole workspace (or one project), for GET search/ and the
+ * issue picker of GET entity-search/.
+ *
+ * What matches, each through its own index (drizzle migration 0018, db/schema.ts):
+ *   1 key       `WEB-12`, `web-12`, `#12`, `12`       issues_project_sequence_key
+ *   2 prefix    the name starts with the text          issues_ws_lower_name_idx (btree, lower(name))
+ *   3 words     every word in the name (stemmed)       issues_name_fts_idx (GIN tsvector)
+ *   4 contains  the text inside the name               issues_name_trgm_idx (GIN trigrams)
+ *   5 text      every word in the description          issues_description_fts_idx (GIN tsvector)
+ *   6 comment   every word in one of its comments      issue_comments_fts_idx (GIN tsvector)
+ *   7 typo      each word close to a word of the name  issues_name_trgm_idx (pg_trgm `<%`)
+ * Each kind is read with its own LIMIT (twice the page), visibility applied inside it, so a
+ * word found in 40,000 descriptions costs a few hundred rows, never the whole table. Typo
+ * matches (7) are looked for only when 1–6 filled less than the page: comparing trigrams is the
+ * one check PostgreSQL cannot answer from the index alone.
+ *
+ * Rank, best first: a key (100), the whole name (50), a name prefix (20), all words in the
+ * name (10), a substring of the name (5), the description (2), a comment (1); ties by how close
+ * the name is to the text (word_similarity + similarity, 0–2), then the most recently updated.
+ *
+ * Who sees what: the work-item lists' own predicate (issues/visibility.ts itemVisibleTo, with
+ * archived projects left out) — not deleted, not a draft, not an intake request, a project the
+ * caller is an active member of, and a restricted guest's own items only — plus not archived.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { type DbOrTx, queryRows } from "../../db/client.ts";
+import { itemVisibleTo } from "../issues/visibility.ts";
+import type { SearchTerms } from "./terms.ts";
+
+export type WorkItemScope = {
+  workspaceId: string;
+  userId: string;
+  /** Only this project's items, or every project's. */
+  projectId: string | null;
+};
+
+export type WorkItemHit = {
+  id: string;
+  name: string;
+  sequence_id: number;
+  project_id: string;
+  project__identifier: string;
+  priority: string;
+  state_id: string | null;
+  score: number;
+};
+
+// Kinds of match, written into the SQL as constants.
+const KEY = sql.raw("1");
+const PREFIX = sql.raw("2");
+const WORDS = sql.raw("3");
+const CONTAINS = sql.raw("4");
+const TEXT = sql.raw("5");
+const COMMENT = sql.raw("6");
+
+/** The conditions on `alias` (an issues row) every kind of match shares. */
+function visible(alias: string, scope: WorkItemScope): SQL {
+  const a = sql.raw(alias);
+  const project = scope.projectId ? sql` and ${a}.project_id = ${scope.projectId}::uuid` : sql``;
+  return sql`${a}.workspace_id = ${scope.workspaceId}::uuid and ${a}.archived_at is null${project}
+    and ${itemVisibleTo(alias, scope.userId, { activeProjectsOnly: true })}`;
+}
+
+const tsquery = (terms: SearchTerms) => sql`websearch_to_tsquery('english', ${terms.text})`;
+
+/** Closeness of the name to the text, 0–2: ranks within a kind, and typo matches. */
+const closeness = (terms: SearchTerms) =>
+  sql`(word_similarity(${terms.text}, i.name) + similarity(${terms.text}, i.name))`;
+
+const COLUMNS = sql`i.id, i.name, i.sequence_id, i.project_id, p.identifier as project__identifier, i.priority,
+  i.state_id`;
+
+/** The best `limit` work items for the text, best first. */
+export async function searchWorkItems(
+  db: DbOrTx,
+  scope: WorkItemScope,
+  terms: SearchTerms,
+  limit: number,
+): Promise<WorkItemHit[]> {
+  if (limit <= 0) return [];
+  const perKind = Math.max(limit * 2, 20);
+  const kinds: SQL[] = [];
+  if (terms.key) {
+    const identifier = terms.key.identifier ? sql` and kp.identifier = ${terms.key.identifier}` : sql``;
+    kinds.push(sql`(select i.id, ${KEY} from projects kp
+      join issues i on i.project_id = kp.id and i.sequence_id = ${terms.key.sequence}
+      where kp.workspace_id = ${scope.workspaceId}::uuid${identifier} and ${visible("i", scope)} limit ${perKind})`);
+  }
+  kinds.push(sql`(select i.id, ${PREFIX} from issues i
+    where lower(i.name) like ${terms.prefix} and ${visible("i", scope)}
+    order by lower(i.name) using ~<~ limit ${perKind})`);
+  kinds.push(sql`(select i.id, ${WORDS} from issues i
+    where to_tsvector('english', i.name) @@ ${tsquery(terms)} and ${visible("i", scope)} limit ${perKind})`);
+  if (terms.contains) {
+    kinds.push(sql`(select i.id, ${CONTAINS} from issues i
+      where i.name ilike ${terms.contains} and ${visible("i", scope)} limit ${perKind})`);
+  }
+  kinds.push(sql`(select i.id, ${TEXT} from issues i
+    where to_tsvector('english', left(i.description_stripped, 100000)) @@ ${tsquery(terms)}
+      and ${visible("i", scope)} limit ${perKind})`);
+  kinds.push(sql`(select c.issue_id, ${COMMENT} from issue_comments c join issues i on i.id = c.issue_id
+    where to_tsvector('english', left(c.comment_stripped, 100000)) @@ ${tsquery(terms)}
+      and c.workspace_id = ${scope.workspaceId}::uuid and ${visible("i", scope)} limit ${perKind})`);
+
+  const flag = (kind: SQL, points: number) =>
+    sql`case when bool_or(kind = ${kind}) then ${sql.raw(String(points))} else 0 end`;
+  const found = await queryRows<WorkItemHit>(
+    db,
+    sql`with hit(id, kind) as (${sql.join(kinds, sql` union all `)}),
+      ranked as (select id, ${flag(KEY, 100)} + ${flag(PREFIX, 20)} + ${flag(WORDS, 10)} + ${flag(CONTAINS, 5)}
+          + ${flag(TEXT, 2)} + ${flag(COMMENT, 1)} as points
+        from hit group by id)
+      select ${COLUMNS},
+        (r.points + case when lower(i.name) = lower(${terms.text}) then 50 else 0 end + ${closeness(terms)})::float8 as score
+      from ranked r join issues i on i.id = r.id join projects p on p.id = i.project_id
+      order by score desc, i.updated_at desc, i.id
+      limit ${limit}`,
+  );
+  if (found.length >= limit || terms.fuzzyWords.length === 0) return found;
+  return [...found, ...(await typoMatches(db, scope, terms, limit - found.length, found))];
+}
+
+/** Names each of whose words is close to one of the text's words (pg_trgm word similarity). */
+async function typoMatches(
+  db: DbOrTx,
+  scope: WorkItemScope,
+  terms: SearchTerms,
+  limit: number,
+  found: WorkItemHit[],
+): Promise<WorkItemHit[]> {
+  const close = sql.join(
+    terms.fuzzyWords.map((word) => sql`${word} <% i.name`),
+    sql` and `,
+  );
+  const seen = found.length
+    ? sql` and i.id not in (${sql.join(
+        found.map((f) => sql`${f.id}::uuid`),
+        sql`, `,
+      )})`
+    : sql``;
+  return queryRows<WorkItemHit>(
+    db,
+    sql`select * from (
+        select ${COLUMNS}, ${closeness(terms)}::float8 as score
+        from issues i join projects p on p.id = i.project_id
+        where ${close} and ${visible("i", scope)}${seen}
+        limit ${Math.max(limit * 2, 20)}) t
+      order by score desc, id
+      limit ${limit}`,
+  );
+}
+
+/**
+ * The newest `limit` work items the caller may see (entity-search with an empty query): per
+ * project from its newest number down (the sequence index), then merged by creation time.
+ */
+export async function newestWorkItems(db: DbOrTx, scope: WorkItemScope, limit: number): Promise<WorkItemHit[]> {
+  if (limit <= 0) return [];
+  const project = scope.projectId ? sql` and p.id = ${scope.projectId}::uuid` : sql``;
+  return queryRows<WorkItemHit>(
+    db,
+    sql`select n.* from projects p
+      join project_members pm on pm.project_id = p.id and pm.member_id = ${scope.userId}::uuid and pm.is_active
+      cross join lateral (
+        select ${COLUMNS}, 0::float8 as score, i.created_at from issues i
+        where i.project_id = p.id and ${visible("i", scope)}
+        order by i.sequence_id desc limit ${limit}) n
+      where p.workspace_id = ${scope.workspaceId}::uuid and p.archived_at is null${project}
+      order by n.created_at desc, n.id
+      limit ${limit}`,
+  );
+}
