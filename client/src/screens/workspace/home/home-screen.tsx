@@ -1,19 +1,29 @@
-import { NETWORK } from "@tideline/shared";
-import { FolderKanban, Globe, House, Lock, Plus, Star, Users } from "lucide-react";
-import { useEffect } from "react";
+/**
+ * The workspace home (product-domain §2 "Home dashboard with widgets. Quick links. Recent
+ * visits."): a greeting and a few real numbers, then the caller's widgets — quick links, recents,
+ * stickies, their work items — shown and ordered as they chose in "Manage widgets"
+ * (stores/home.ts), then their projects. While the widgets load, placeholders hold their room.
+ */
+import { House, LayoutGrid, SlidersHorizontal } from "lucide-react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../../components/ui";
 import { favorites } from "../../../stores/favorites";
+import { type HomeWidgetKey, home, isHomeWidgetKey, loadHomeWidgets } from "../../../stores/home";
 import { fetchProjectStats, projects } from "../../../stores/projects";
 import { session } from "../../../stores/session";
 import { StickiesWidget } from "../../stickies/stickies-widget";
-import { ProjectLogo } from "../components/logos";
+import { LoadFailedState } from "../components/list-parts";
 import { PageHeader } from "../components/page-header";
 import { Skeleton } from "../components/skeleton";
-import { can } from "../permissions";
-import { useCurrentWorkspace, useShell } from "../use-workspace";
+import { useCurrentWorkspace } from "../use-workspace";
+import { HomeProjects } from "./home-projects";
+import { ManageWidgetsModal } from "./manage-widgets-modal";
+import { MyWorkWidget } from "./my-work-widget";
+import { QuickLinksWidget } from "./quick-links-widget";
+import { RecentsWidget } from "./recents-widget";
+import "./home.css";
 
 function greetingKey(hour: number): string {
   if (hour < 5) return "workspace.home.evening";
@@ -22,28 +32,42 @@ function greetingKey(hour: number): string {
   return "workspace.home.evening";
 }
 
-/** The workspace home: a greeting, a few real numbers and your projects. */
 export function HomeScreen() {
   const { t, i18n } = useTranslation();
-  const { slug, workspace, role } = useCurrentWorkspace();
+  const { slug, workspace } = useCurrentWorkspace();
   const user = useSnapshot(session).user;
   const snap = useSnapshot(projects);
   const favs = useSnapshot(favorites).bySlug[slug];
-  const shell = useShell();
+  const widgets = useSnapshot(home).bySlug[slug]?.widgets;
+  const [managing, setManaging] = useState(false);
 
   useEffect(() => {
     void fetchProjectStats(slug).catch(() => undefined);
+    void loadHomeWidgets(slug).catch(() => undefined);
   }, [slug]);
 
-  const list = snap.bySlug[slug];
-  const mine = list?.filter((p) => p.is_member);
+  const mine = snap.bySlug[slug]?.filter((p) => p.is_member);
   const now = new Date();
   const firstName = user?.first_name || user?.display_name || "";
-  const canCreate = can.createProject(role);
+  const shown = (widgets?.items ?? []).filter((w) => w.is_enabled && isHomeWidgetKey(w.key));
+  const ready = widgets?.status === "ready";
 
   return (
     <>
-      <PageHeader>
+      <PageHeader
+        actions={
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => setManaging(true)}
+            disabled={!ready}
+            aria-label={t("home.manageWidgets")}
+          >
+            <SlidersHorizontal size={14} aria-hidden />
+            <span className="home-manage-label">{t("home.manageWidgets")}</span>
+          </Button>
+        }
+      >
         <House size={16} aria-hidden className="muted" />
         <span>{t("workspace.sidebar.home")}</span>
       </PageHeader>
@@ -62,80 +86,62 @@ export function HomeScreen() {
           <Stat label={t("workspace.home.members")} value={workspace?.total_members} />
         </div>
 
-        <StickiesWidget slug={slug} />
-
-        <h2 className="section-title">{t("workspace.home.yourProjects")}</h2>
-        {mine === undefined ? (
-          <div className="home-grid">
-            {[0, 1, 2].map((i) => (
-              <div key={i} className="home-card">
-                <Skeleton width="60%" />
-                <Skeleton width="30%" height={10} />
+        {!widgets || widgets.status === "loading" ? (
+          <div className="home-widgets-loading" role="status" aria-label={t("home.loading")}>
+            {[0, 1].map((i) => (
+              <div key={i} className="home-widget">
+                <Skeleton width={120} height={14} />
+                <div className="home-widget-placeholder">
+                  <Skeleton width="100%" height={120} radius={10} />
+                </div>
               </div>
             ))}
           </div>
-        ) : mine.length === 0 ? (
-          <div className="home-card" style={{ minHeight: 0 }}>
+        ) : widgets.status === "error" ? (
+          <div className="home-widget home-widget-empty">
+            <LoadFailedState
+              icon={LayoutGrid}
+              title={t("home.manage.loadFailed")}
+              retryLabel={t("home.manage.retry")}
+              onRetry={() => void loadHomeWidgets(slug).catch(() => undefined)}
+            />
+          </div>
+        ) : shown.length === 0 ? (
+          <div className="home-widget home-widget-empty">
             <EmptyState
-              icon={FolderKanban}
-              title={t("workspace.home.noProjects")}
-              description={
-                canCreate
-                  ? t("workspace.home.noProjectsHint")
-                  : list && list.length > 0
-                    ? t("workspace.home.noProjectsJoin")
-                    : t("workspace.home.noProjectsGuest")
-              }
+              icon={LayoutGrid}
+              title={t("home.empty.title")}
+              description={t("home.empty.description")}
               action={
-                canCreate ? (
-                  <Button onClick={shell.openCreateProject}>
-                    <Plus size={14} aria-hidden />
-                    {t("projects.create.button")}
-                  </Button>
-                ) : list && list.length > 0 ? (
-                  <Link className="btn btn-secondary" to={`/${slug}/projects/`}>
-                    {t("workspace.home.browseProjects")}
-                  </Link>
-                ) : null
+                <Button variant="secondary" onClick={() => setManaging(true)}>
+                  <SlidersHorizontal size={14} aria-hidden />
+                  {t("home.empty.action")}
+                </Button>
               }
             />
           </div>
         ) : (
-          <div className="home-grid">
-            {mine.map((p) => (
-              <Link key={p.id} className="home-card" to={`/${slug}/projects/${p.id}/settings/`}>
-                <div className="home-card-top">
-                  <ProjectLogo name={p.name} logo={p.logo_props} size={28} />
-                  <div className="stack" style={{ "--gap": "0px", minWidth: 0 } as React.CSSProperties}>
-                    <span className="home-card-name">{p.name}</span>
-                    <span className="project-identifier" style={{ alignSelf: "flex-start" }}>
-                      {p.identifier}
-                    </span>
-                  </div>
-                </div>
-                <div className="home-card-meta">
-                  <span className="meta-item">
-                    <Users size={12} aria-hidden /> {snap.memberCounts[p.id] ?? "–"}
-                  </span>
-                  <span className="meta-item">
-                    {p.network === NETWORK.public ? <Globe size={12} aria-hidden /> : <Lock size={12} aria-hidden />}
-                    {p.network === NETWORK.public ? t("projects.network.public") : t("projects.network.private")}
-                  </span>
-                  {p.is_favorite ? <Star size={12} aria-label={t("workspace.home.favorite")} /> : null}
-                </div>
-              </Link>
-            ))}
-            {canCreate ? (
-              <button type="button" className="home-card-new" onClick={shell.openCreateProject}>
-                <Plus size={16} aria-hidden />
-                {t("projects.create.button")}
-              </button>
-            ) : null}
-          </div>
+          shown.map((w) => <Widget key={w.key} widgetKey={w.key as HomeWidgetKey} slug={slug} />)
         )}
+
+        <HomeProjects slug={slug} />
       </div>
+      <ManageWidgetsModal slug={slug} open={managing} onOpenChange={setManaging} />
     </>
   );
+}
+
+function Widget({ widgetKey, slug }: { widgetKey: HomeWidgetKey; slug: string }) {
+  switch (widgetKey) {
+    case "quick_links":
+      return <QuickLinksWidget slug={slug} />;
+    case "recents":
+      return <RecentsWidget slug={slug} />;
+    case "my_stickies":
+      return <StickiesWidget slug={slug} />;
+    case "my_work_items":
+      return <MyWorkWidget slug={slug} />;
+  }
 }
 
 function Stat({ label, value }: { label: string; value: number | undefined }) {
