@@ -21,12 +21,22 @@ const WIDE = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
 /** The first group of a new person's sidebar: the defaults, in the reference's numbering. */
-const DEFAULT_ROWS = ["Home", "Notifications", "Projects", "Views", "Drafts", "Your work", "Stickies", "More"];
+const DEFAULT_ROWS = [
+  "Search",
+  "Home",
+  "Notifications",
+  "Projects",
+  "Views",
+  "Drafts",
+  "Your work",
+  "Stickies",
+  "More",
+];
 
 type Prefs = Record<string, { is_pinned: boolean; sort_order: number }>;
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Workspace navigation" });
-/** The labels of the sidebar's first group, top to bottom (Home … More). */
+/** The labels of the sidebar's first group, top to bottom (Search, Home … More). */
 const topRows = (page: Page) => nav(page).locator(".sidebar-group").first().locator(".sidebar-row .sidebar-label");
 
 /** Drag `from` onto `to` the way a hand does: press, move in steps (dnd-kit waits for 4 px), release. */
@@ -44,7 +54,8 @@ async function drag(page: Page, from: Locator, to: Locator) {
 
 test.describe
   .serial("sidebar preferences", () => {
-    test.describe.configure({ timeout: 120_000 });
+    // Reloads of four screens on a machine shared with other runs: each test has three minutes.
+    test.describe.configure({ timeout: 180_000 });
 
     let origin = "";
     let context: BrowserContext;
@@ -128,7 +139,17 @@ test.describe
         await dialog.getByRole("button", { name: "Done" }).click();
         await expect(dialog).toBeHidden();
 
-        const expected = ["Home", "Notifications", "Projects", "Stickies", "Archives", "Views", "Your work", "More"];
+        const expected = [
+          "Search",
+          "Home",
+          "Notifications",
+          "Projects",
+          "Stickies",
+          "Archives",
+          "Views",
+          "Your work",
+          "More",
+        ];
         await expect(topRows(page)).toHaveText(expected);
         await expect
           .poll(async () => {
