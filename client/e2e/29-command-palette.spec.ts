@@ -2,7 +2,7 @@
  * The command palette and the shortcut help (issue 19; product-domain §2 "command palette,
  * shortcut help"): Ivy opens the palette with Ctrl+K from home and jumps to a screen; finds a
  * work item by its key (SF-2) and by words with a typo, opens it, and changes its state from the
- * palette's nested page (the server holds it); creates a cycle from home (the palette asks for the
+ * palette's nested page (the server holds it); sees it under Recently opened; creates a cycle from home (the palette asks for the
  * project, then the cycles screen opens its form); goes back a page with Backspace; sees her
  * recent search first in an empty box; opens the shortcut help with `?` and filters it. Pictures:
  * the palette wide in light and dark, on a phone as a full-screen sheet, and the help. The spec
@@ -91,8 +91,10 @@ test.describe
         .toBe(f.states.find((s) => s.group === "completed")?.id);
     });
 
-    test("words with a typo still find the item; the query is then a recent search", async () => {
+    test("the item just opened is first under Recently opened; words with a typo still find it", async () => {
       await openPalette();
+      const opened = palette().getByRole("group", { name: "Recently opened" });
+      await expect(opened.getByRole("option").first()).toContainText("SF-2 Fix the checkout login loop");
       await box().fill("chekout login");
       await expect(option(/SF-2\s*Fix the checkout login loop/)).toBeVisible();
       await page.keyboard.press("Enter");

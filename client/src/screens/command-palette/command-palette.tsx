@@ -31,6 +31,7 @@ import {
   ListTodo,
   LogOut,
   MoonStar,
+  PanelLeft,
   Plus,
   Search,
   Settings,
@@ -47,6 +48,8 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Spinner } from "../../components/ui";
 import { type CreateKind, requestCreate } from "../../lib/create-intent";
+import { useIsNarrow } from "../../lib/use-media";
+import { home, loadRecents, type RecentVisit, recentVisitPath } from "../../stores/home";
 import { saveTheme } from "../../stores/profile";
 import { loadProjectMeta, projectMeta } from "../../stores/project-meta";
 import { type Project, projects } from "../../stores/projects";
@@ -62,6 +65,7 @@ import {
   searchWorkspace,
 } from "../../stores/search";
 import { session, signOut } from "../../stores/session";
+import { toggleMainSidebar } from "../../stores/sidebar-preferences";
 import { theme } from "../../stores/theme";
 import { patchWorkItem } from "../../stores/work-item-detail";
 import { useWorkItem } from "../../stores/work-items";
@@ -111,6 +115,8 @@ function matches(entry: Entry, query: string): boolean {
 }
 
 const SEARCH_DELAY_MS = 120;
+/** How many recently opened items an empty box offers. */
+const RECENTLY_OPENED = 5;
 
 export function CommandPalette({ open, onOpenChange, onShowShortcuts }: Props) {
   const { t } = useTranslation();
@@ -123,6 +129,8 @@ export function CommandPalette({ open, onOpenChange, onShowShortcuts }: Props) {
   const projectsSnap = useSnapshot(projects);
   const metaSnap = useSnapshot(projectMeta);
   const themeSnap = useSnapshot(theme);
+  const narrow = useIsNarrow();
+  const recentVisits = (useSnapshot(home).bySlug[slug]?.recents.lists.all?.items ?? []) as readonly RecentVisit[];
 
   const [pages, setPages] = useState<Page[]>([{ kind: "root" }]);
   const page = pages[pages.length - 1] ?? { kind: "root" };
@@ -156,6 +164,11 @@ export function CommandPalette({ open, onOpenChange, onShowShortcuts }: Props) {
     setResults(emptyResults());
     setSearchFailed(false);
   }, [open]);
+
+  // What the person opened lately (the server's recent visits, as home's Recents shows them).
+  useEffect(() => {
+    if (open && slug) void loadRecents(slug, "all").catch(() => undefined);
+  }, [open, slug]);
 
   // The open item's states, labels and members, for its nested pages.
   useEffect(() => {
@@ -290,6 +303,28 @@ export function CommandPalette({ open, onOpenChange, onShowShortcuts }: Props) {
               run: () => push({ kind: "labels" }),
             },
           ],
+        });
+      }
+      if (!trimmed && recentVisits.length) {
+        list.push({
+          heading: t("palette.groups.recentlyOpened"),
+          entries: recentVisits.slice(0, RECENTLY_OPENED).map((visit) => ({
+            id: `visit-${visit.id}`,
+            label:
+              visit.entity_name === "issue"
+                ? `${visit.entity_data.project_identifier}-${visit.entity_data.sequence_id} ${visit.entity_data.name}`
+                : visit.entity_data.name || t("palette.untitled"),
+            icon:
+              visit.entity_name === "issue" ? (
+                <ListTodo size={15} />
+              ) : visit.entity_name === "page" ? (
+                <FileText size={15} />
+              ) : (
+                <FolderKanban size={15} />
+              ),
+            hint: <span className="palette-kind">{t(`palette.kinds.${visit.entity_name}`)}</span>,
+            run: () => go(recentVisitPath(slug, visit)),
+          })),
         });
       }
       if (!trimmed && userId) {
@@ -427,6 +462,22 @@ export function CommandPalette({ open, onOpenChange, onShowShortcuts }: Props) {
             icon: <SunMedium size={15} />,
             run: () => push({ kind: "theme" }),
           },
+          // On a phone the sidebar is a drawer: nothing to collapse.
+          ...(narrow
+            ? []
+            : [
+                {
+                  id: "toggle-sidebar",
+                  label: t("palette.toggleSidebar"),
+                  keywords: "collapse expand hide show navigation",
+                  icon: <PanelLeft size={15} />,
+                  hint: <span className="palette-kind">{`${keyLabel("Mod")}+B`}</span>,
+                  run: () => {
+                    close();
+                    toggleMainSidebar();
+                  },
+                },
+              ]),
           {
             id: "shortcuts",
             label: t("palette.shortcuts"),

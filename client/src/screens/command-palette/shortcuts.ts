@@ -22,6 +22,7 @@ export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = [
     shortcuts: [
       { keys: [["Mod", "K"]], does: "shortcuts.palette" },
       { keys: [["?"]], does: "shortcuts.help" },
+      { keys: [["Mod", "B"]], does: "shortcuts.sidebar", where: "shortcuts.where.wide" },
       { keys: [["Esc"]], does: "shortcuts.close" },
     ],
   },
