@@ -633,12 +633,13 @@ export const issues = pgTable(
     index("issues_workspace_idx").on(t.workspaceId),
     // Workspace search (routes/search/work-items.ts): words of the name and of the description,
     // the name's trigrams (substrings, typos; pg_trgm), the lower-cased name (exact, prefix).
-    index("issues_name_fts_idx").using("gin", sql`to_tsvector('english', ${t.name})`),
-    index("issues_description_fts_idx").using(
-      "gin",
-      sql`to_tsvector('english', left(${t.descriptionStripped}, 100000))`,
-    ),
-    index("issues_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    // GIN without fastupdate: PGlite has no autovacuum to fold a pending list, which every
+    // search would scan (and the planner, pricing that, turned to scanning the table).
+    index("issues_name_fts_idx").using("gin", sql`to_tsvector('english', ${t.name})`).with({ fastupdate: false }),
+    index("issues_description_fts_idx")
+      .using("gin", sql`to_tsvector('english', left(${t.descriptionStripped}, 100000))`)
+      .with({ fastupdate: false }),
+    index("issues_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
     index("issues_ws_lower_name_idx").on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
   ],
 );
@@ -769,7 +770,9 @@ export const issueComments = pgTable(
   (t) => [
     index("issue_comments_issue_idx").on(t.issueId, t.createdAt),
     // Workspace search: a work item is found by the words of its comments.
-    index("issue_comments_fts_idx").using("gin", sql`to_tsvector('english', left(${t.commentStripped}, 100000))`),
+    index("issue_comments_fts_idx")
+      .using("gin", sql`to_tsvector('english', left(${t.commentStripped}, 100000))`)
+      .with({ fastupdate: false }),
   ],
 );
 
@@ -936,7 +939,7 @@ export const cycles = pgTable(
   (t) => [
     index("cycles_project_idx").on(t.projectId),
     index("cycles_workspace_idx").on(t.workspaceId),
-    index("cycles_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("cycles_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
 );
 
@@ -1032,7 +1035,7 @@ export const modules = pgTable(
     index("modules_project_idx").on(t.projectId),
     index("modules_workspace_idx").on(t.workspaceId),
     uniqueIndex("modules_project_name_key").on(t.projectId, t.name),
-    index("modules_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
+    index("modules_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
 );
 
@@ -1176,11 +1179,10 @@ export const pages = pgTable(
     index("pages_workspace_idx").on(t.workspaceId),
     index("pages_owner_idx").on(t.ownedById),
     // Workspace search: the name's trigrams, and the words of the name and plain text together.
-    index("pages_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")),
-    index("pages_fts_idx").using(
-      "gin",
-      sql`to_tsvector('english', ${t.name} || ' ' || left(${t.descriptionStripped}, 100000))`,
-    ),
+    index("pages_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("pages_fts_idx")
+      .using("gin", sql`to_tsvector('english', ${t.name} || ' ' || left(${t.descriptionStripped}, 100000))`)
+      .with({ fastupdate: false }),
   ],
 );
 
