@@ -34,10 +34,8 @@ import { newestWorkItems, searchWorkItems, type WorkItemScope } from "./work-ite
 
 /** The text's match on a name column: prefix, substring (or a word's prefix when short), typo. */
 function nameMatches(column: SQL, terms: SearchTerms): SQL {
-  const parts = [
-    sql`lower(${column}) like ${terms.prefix}`,
-    terms.contains ? sql`${column} ilike ${terms.contains}` : sql`(' ' || lower(${column})) like ${terms.wordPrefix}`,
-  ];
+  // Each arm is one a trigram index answers (ILIKE, `<%`), so an OR of them stays an index scan.
+  const parts = [sql`${column} ilike ${terms.prefix}`, sql`${column} ilike ${terms.contains ?? terms.wordPrefix}`];
   if (terms.fuzzyWords.length) {
     parts.push(
       sql`(${sql.join(
@@ -51,11 +49,9 @@ function nameMatches(column: SQL, terms: SearchTerms): SQL {
 
 /** How well a name matches: whole 50, prefix 20, substring 5, plus closeness 0–2. */
 function nameScore(column: SQL, terms: SearchTerms): SQL {
-  const inside = terms.contains
-    ? sql`${column} ilike ${terms.contains}`
-    : sql`(' ' || lower(${column})) like ${terms.wordPrefix}`;
-  return sql`(case when lower(${column}) = lower(${terms.text}) then 50 when lower(${column}) like ${terms.prefix} then 20
-    when ${inside} then 5 else 0 end + word_similarity(${terms.text}, ${column}) + similarity(${terms.text}, ${column}))`;
+  return sql`(case when lower(${column}) = lower(${terms.text}) then 50 when ${column} ilike ${terms.prefix} then 20
+    when ${column} ilike ${terms.contains ?? terms.wordPrefix} then 5 else 0 end
+    + word_similarity(${terms.text}, ${column}) + similarity(${terms.text}, ${column}))`;
 }
 
 /** `and <match>` and the rank to order by, or nothing and the newest first without a text. */
@@ -182,37 +178,41 @@ export type PageHit = {
 /**
  * Pages by name or text (full-text over name and plain text). `publicOnly`: entity-search's
  * picker offers public pages only, as the reference (a link to a private page is dead for
- * everyone else).
+ * everyone else). Name and text matches are read apart, each through its index with its own
+ * LIMIT: a text match is never re-parsed to rank it (a page's text is long).
  */
 async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null, limit: number, publicOnly: boolean) {
-  const text = terms
-    ? {
-        match: sql`to_tsvector('english', pg.name || ' ' || left(pg.description_stripped, 100000))
-          @@ websearch_to_tsquery('english', ${terms.text})`,
-        score: sql`case when to_tsvector('english', pg.name || ' ' || left(pg.description_stripped, 100000))
-          @@ websearch_to_tsquery('english', ${terms.text}) then 2 else 0 end`,
-      }
-    : undefined;
-  const m = matching(sql`pg.name`, terms, sql`pg.created_at`, text);
   const readable = publicOnly
     ? sql`pg.access = ${PAGE_ACCESS.public}`
     : sql`(pg.access = ${PAGE_ACCESS.public} or pg.owned_by_id = ${userId(scope)}::uuid)`;
-  const inProject = scope.projectId
-    ? sql` and exists (select 1 from page_projects x where x.page_id = pg.id and x.project_id = ${scope.projectId}::uuid)`
-    : sql``;
+  const inProject = scope.projectId ? sql` and p.id = ${scope.projectId}::uuid` : sql``;
+  const visible = sql`pg.workspace_id = ${workspaceId(scope)}::uuid and pg.archived_at is null and ${readable}
+    and exists (select 1 from page_projects pp join projects p on p.id = pp.project_id
+      where pp.page_id = pg.id and ${memberProject(scope, "page_view")}${inProject})`;
+  const perKind = Math.max(limit * 2, 20);
+  const hits = terms
+    ? sql`(select pg.id, 1 from pages pg where ${nameMatches(sql`pg.name`, terms)} and ${visible} limit ${perKind})
+      union all
+      (select pg.id, 2 from pages pg
+        where to_tsvector('english', pg.name || ' ' || left(pg.description_stripped, 100000))
+          @@ websearch_to_tsquery('english', ${terms.text}) and ${visible} limit ${perKind})`
+    : sql`(select pg.id, 1 from pages pg where ${visible} order by pg.created_at desc limit ${limit})`;
+  const order = terms
+    ? sql`(${nameScore(sql`pg.name`, terms)} + case when r.in_text then 2 else 0 end) desc, pg.created_at desc`
+    : sql`pg.created_at desc`;
   const rows = await queryRows<PageHit & { project_ids: string[] | string; project_identifiers: string[] | string }>(
     db,
-    sql`select pg.name, pg.id, pg.logo_props,
+    sql`with hit(id, kind) as (${hits}),
+      ranked as (select id, bool_or(kind = 2) as in_text from hit group by id)
+      select pg.name, pg.id, pg.logo_props,
         array_agg(p.id::text order by pp.created_at, p.id) as project_ids,
         array_agg(p.identifier order by pp.created_at, p.id) as project_identifiers,
         ${slug(scope)}::text as workspace__slug
-      from pages pg
+      from ranked r join pages pg on pg.id = r.id
       join page_projects pp on pp.page_id = pg.id
-      join projects p on p.id = pp.project_id
-      where pg.workspace_id = ${workspaceId(scope)}::uuid and pg.archived_at is null and ${readable}
-        and ${memberProject(scope, "page_view")}${inProject}${m.where}
-      group by pg.id
-      order by ${m.order}, pg.id limit ${limit}`,
+      join projects p on p.id = pp.project_id and ${memberProject(scope, "page_view")}
+      group by pg.id, r.in_text
+      order by ${order}, pg.id limit ${limit}`,
   );
   return rows.map((r) => ({
     ...r,
