@@ -631,14 +631,13 @@ export const issues = pgTable(
     index("issues_project_sort_idx").on(t.projectId, t.sortOrder),
     index("issues_parent_idx").on(t.parentId),
     index("issues_workspace_idx").on(t.workspaceId),
-    // Workspace search (routes/search/work-items.ts): words of the name and of the description,
-    // the name's trigrams (substrings, typos; pg_trgm), the lower-cased name (exact, prefix).
+    // Workspace search (routes/search/work-items.ts): words of the name, the name's trigrams
+    // (substrings, typos; pg_trgm), the lower-cased name (exact, prefix). The words of the
+    // description are a column this schema leaves out on purpose (description_tsv, generated
+    // and GIN-indexed by migration 0020; routes/search/README.md says why).
     // GIN without fastupdate: PGlite has no autovacuum to fold a pending list, which every
     // search would scan (and the planner, pricing that, turned to scanning the table).
     index("issues_name_fts_idx").using("gin", sql`to_tsvector('english', ${t.name})`).with({ fastupdate: false }),
-    index("issues_description_fts_idx")
-      .using("gin", sql`to_tsvector('english', left(${t.descriptionStripped}, 100000))`)
-      .with({ fastupdate: false }),
     index("issues_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
     index("issues_ws_lower_name_idx").on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
   ],
@@ -769,10 +768,8 @@ export const issueComments = pgTable(
   },
   (t) => [
     index("issue_comments_issue_idx").on(t.issueId, t.createdAt),
-    // Workspace search: a work item is found by the words of its comments.
-    index("issue_comments_fts_idx")
-      .using("gin", sql`to_tsvector('english', left(${t.commentStripped}, 100000))`)
-      .with({ fastupdate: false }),
+    // Workspace search finds a work item by the words of its comments: comment_tsv, a generated
+    // column left out of this schema (migration 0020; routes/search/README.md).
   ],
 );
 
@@ -1178,11 +1175,9 @@ export const pages = pgTable(
   (t) => [
     index("pages_workspace_idx").on(t.workspaceId),
     index("pages_owner_idx").on(t.ownedById),
-    // Workspace search: the name's trigrams, and the words of the name and plain text together.
+    // Workspace search: the name's trigrams; the words of the name and plain text together are
+    // text_tsv, a generated column left out of this schema (migration 0020; routes/search/README.md).
     index("pages_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
-    index("pages_fts_idx")
-      .using("gin", sql`to_tsvector('english', ${t.name} || ' ' || left(${t.descriptionStripped}, 100000))`)
-      .with({ fastupdate: false }),
   ],
 );
 

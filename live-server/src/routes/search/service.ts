@@ -194,8 +194,7 @@ async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null
     ? sql`(select pg.id, 1 from pages pg where ${nameMatches(sql`pg.name`, terms)} and ${visible} limit ${perKind})
       union all
       (select pg.id, 2 from pages pg
-        where to_tsvector('english', pg.name || ' ' || left(pg.description_stripped, 100000))
-          @@ websearch_to_tsquery('english', ${terms.text}) and ${visible} limit ${perKind})`
+        where pg.text_tsv @@ websearch_to_tsquery('english', ${terms.text}) and ${visible} limit ${perKind})`
     : sql`(select pg.id, 1 from pages pg where ${visible} order by pg.created_at desc limit ${limit})`;
   const order = terms
     ? sql`(${nameScore(sql`pg.name`, terms)} + case when r.in_text then 2 else 0 end) desc, pg.created_at desc`

@@ -2,13 +2,13 @@
  * Ranked work-item search over a whole workspace (or one project), for GET search/ and the
  * issue picker of GET entity-search/.
  *
- * What matches, each through its own index (drizzle migration 0018, db/schema.ts):
+ * What matches, each through its own index (migrations 0018–0020; README.md):
  *   1 key       `WEB-12`, `web-12`, `#12`, `12`       issues_project_sequence_key
  *   2 prefix    the name starts with the text          issues_ws_lower_name_idx (btree, lower(name))
  *   3 words     every word in the name (stemmed)       issues_name_fts_idx (GIN tsvector)
  *   4 contains  the text inside the name               issues_name_trgm_idx (GIN trigrams)
- *   5 text      every word in the description          issues_description_fts_idx (GIN tsvector)
- *   6 comment   every word in one of its comments      issue_comments_fts_idx (GIN tsvector)
+ *   5 text      every word in the description          issues.description_tsv (GIN)
+ *   6 comment   every word in one of its comments      issue_comments.comment_tsv (GIN)
  *   7 typo      each word close to a word of the name  issues_name_trgm_idx (pg_trgm `<%`)
  * Each kind is read with its own LIMIT (twice the page), visibility applied inside it, so a
  * word found in 40,000 descriptions costs a few hundred rows, never the whole table. Typo
@@ -97,10 +97,10 @@ export async function searchWorkItems(
       where i.name ilike ${terms.contains} and ${visible("i", scope)} limit ${perKind})`);
   }
   kinds.push(sql`(select i.id, ${TEXT} from issues i
-    where to_tsvector('english', left(i.description_stripped, 100000)) @@ ${tsquery(terms)}
+    where i.description_tsv @@ ${tsquery(terms)}
       and ${visible("i", scope)} limit ${perKind})`);
   kinds.push(sql`(select c.issue_id, ${COMMENT} from issue_comments c join issues i on i.id = c.issue_id
-    where to_tsvector('english', left(c.comment_stripped, 100000)) @@ ${tsquery(terms)}
+    where c.comment_tsv @@ ${tsquery(terms)}
       and c.workspace_id = ${scope.workspaceId}::uuid and ${visible("i", scope)} limit ${perKind})`);
 
   const flag = (kind: SQL, points: number) =>
