@@ -14,6 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { PgliteWorkerClient, pgliteDir } from "./pglite-worker-client.ts";
 import * as schema from "./schema.ts";
+import { sessionSettingOptions } from "./session-settings.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -58,7 +59,7 @@ export async function openPglite(options: {
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: sessionSettingOptions() });
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return { db, kind: "postgres", close: () => pool.end() };
 }

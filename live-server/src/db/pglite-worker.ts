@@ -19,6 +19,7 @@ import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglit
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { WorkerReply, WorkerRequest, WorkerStart } from "./pglite-worker-client.ts";
 import type { WorkPriority } from "./priority.ts";
+import { sessionSettingArgs } from "./session-settings.ts";
 
 if (!parentPort) throw new Error("pglite-worker.ts runs as a worker thread");
 const port = parentPort;
@@ -30,10 +31,13 @@ const opening = PGlite.create({
   // Trigram matching for the workspace search (routes/search): its indexes and operators need
   // the extension loaded in every session; a migration creates it (PostgreSQL ships it in contrib).
   extensions: { pg_trgm },
-  // PGlite's own start parameters, plus the buffer pool's size when one is set (config.ts).
-  startParams: start.sharedBuffers
-    ? [...PGlite.defaultStartParams, "-c", `shared_buffers=${start.sharedBuffers}`]
-    : undefined,
+  // PGlite's own start parameters, the server's session settings (db/session-settings.ts), and
+  // the buffer pool's size when one is set (config.ts).
+  startParams: [
+    ...PGlite.defaultStartParams,
+    ...sessionSettingArgs(),
+    ...(start.sharedBuffers ? ["-c", `shared_buffers=${start.sharedBuffers}`] : []),
+  ],
 });
 
 type OpenTransaction = { tx: Transaction; finish: (commit: boolean) => void; done: Promise<void> };
