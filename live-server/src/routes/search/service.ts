@@ -6,9 +6,9 @@
  *   public ones, which anyone in the workspace may open and join — projects/service.ts);
  * - work items: work-items.ts (the lists' own predicate, issues/visibility.ts);
  * - cycles, modules, views, pages: unarchived, in an unarchived project they are an active
- *   member of whose feature is switched on; views and pages public or their own (views/service
- *   inScope, pages/policy: a private page exists for its owner only); project views only —
- *   a workspace view has no project to open it in, as in the reference.
+ *   member of whose feature is switched on (sight.ts); views and pages public or their own
+ *   (views/service inScope, pages/policy: a private page exists for its owner only); project
+ *   views only — a workspace view has no project to open it in, as in the reference.
  * Names match by prefix, substring (trigram index) or, for each word of three letters or more,
  * by trigram word similarity (typos); page text by full-text search. Ranked best first: an exact
  * name, then a prefix, a substring, closeness; then the newest.
@@ -29,8 +29,9 @@ import {
 } from "./presenter.ts";
 import type { EntitySearchQuery, EntityType, SearchGroup, SearchQuery } from "./schema.ts";
 import { SEARCH_PAGE_SIZE } from "./schema.ts";
+import { anyOf, projectIds, projectsInSight, type Sight } from "./sight.ts";
 import { type SearchTerms, searchTerms } from "./terms.ts";
-import { newestWorkItems, searchWorkItems, type WorkItemScope } from "./work-items.ts";
+import { newestWorkItems, searchWorkItems } from "./work-items.ts";
 
 /** The text's match on a name column: prefix, substring (or a word's prefix when short), typo. */
 function nameMatches(column: SQL, terms: SearchTerms): SQL {
@@ -62,20 +63,10 @@ function matching(column: SQL, terms: SearchTerms | null, newest: SQL, extra?: {
   return { where: sql` and ${match}`, order: sql`${score} desc, ${newest} desc` };
 }
 
-type Scope = { access: WorkspaceAccess; projectId: string | null };
+/** Who searches where: the caller, their workspace's slug, and the projects in their sight. */
+type Scope = { access: WorkspaceAccess; sight: Sight };
 
-const userId = (scope: Scope) => scope.access.user.id;
-const workspaceId = (scope: Scope) => scope.access.workspace.id;
 const slug = (scope: Scope) => scope.access.workspace.slug;
-const onlyProject = (scope: Scope, column: SQL) =>
-  scope.projectId ? sql` and ${column} = ${scope.projectId}::uuid` : sql``;
-
-/** Projects (alias p) the caller is an active member of, unarchived, with `feature` on. */
-function memberProject(scope: Scope, feature?: "cycle_view" | "module_view" | "issue_views_view" | "page_view"): SQL {
-  const on = feature ? sql` and p.${sql.raw(feature)}` : sql``;
-  return sql`p.archived_at is null${on} and exists (select 1 from project_members pm
-    where pm.project_id = p.id and pm.member_id = ${userId(scope)}::uuid and pm.is_active)`;
-}
 
 // ───────────────────────────── the groups ─────────────────────────────
 
@@ -86,7 +77,8 @@ async function workspacesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms, 
   return queryRows<WorkspaceHit>(
     db,
     sql`select w.name, w.id, w.slug from workspaces w
-      join workspace_members wm on wm.workspace_id = w.id and wm.member_id = ${userId(scope)}::uuid and wm.is_active
+      join workspace_members wm on wm.workspace_id = w.id and wm.member_id = ${scope.access.user.id}::uuid
+        and wm.is_active
       where true${m.where}
       order by ${m.order}, w.id limit ${limit}`,
   );
@@ -94,7 +86,10 @@ async function workspacesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms, 
 
 export type ProjectHit = { name: string; id: string; identifier: string; logo_props: unknown; workspace__slug: string };
 
-/** Projects by name or identifier; `publicToo` adds public projects the caller has not joined. */
+/**
+ * Projects by name or identifier (never narrowed to a project, as the reference): the ones in
+ * sight, or with `publicToo` also the public ones the caller has not joined.
+ */
 async function projectsMatching(
   db: DbOrTx,
   scope: Scope,
@@ -110,14 +105,12 @@ async function projectsMatching(
       }
     : undefined;
   const m = matching(sql`p.name`, terms, sql`p.created_at`, identifier);
-  const seen = publicToo
-    ? sql`(p.network = ${NETWORK.public} or exists (select 1 from project_members pm
-        where pm.project_id = p.id and pm.member_id = ${userId(scope)}::uuid and pm.is_active))`
-    : memberProject(scope);
+  const member = anyOf(sql`p.id`, projectIds(scope.sight, undefined, true));
+  const seen = publicToo ? sql`(p.network = ${NETWORK.public} or ${member})` : member;
   return queryRows<ProjectHit>(
     db,
     sql`select p.name, p.id, p.identifier, p.logo_props, ${slug(scope)}::text as workspace__slug from projects p
-      where p.workspace_id = ${workspaceId(scope)}::uuid and p.archived_at is null and ${seen}${m.where}
+      where p.workspace_id = ${scope.access.workspace.id}::uuid and p.archived_at is null and ${seen}${m.where}
       order by ${m.order}, p.id limit ${limit}`,
   );
 }
@@ -134,16 +127,21 @@ export type ProjectObjectHit = {
   timezone: string;
 };
 
-/** Cycles, modules or project views of the caller's projects (extra columns for entity-search). */
+const OBJECTS = {
+  cycle: { table: "cycles", feature: "cycle_view" },
+  module: { table: "modules", feature: "module_view" },
+  issue_view: { table: "issue_views", feature: "issue_views_view" },
+} as const;
+
+/** Cycles, modules or project views of the projects searched (extra columns for entity-search). */
 async function projectObjectsMatching(
   db: DbOrTx,
   scope: Scope,
-  kind: "cycle" | "module" | "issue_view",
+  kind: keyof typeof OBJECTS,
   terms: SearchTerms | null,
   limit: number,
 ) {
-  const table = { cycle: "cycles", module: "modules", issue_view: "issue_views" }[kind];
-  const feature = ({ cycle: "cycle_view", module: "module_view", issue_view: "issue_views_view" } as const)[kind];
+  const { table, feature } = OBJECTS[kind];
   const m = matching(sql`x.name`, terms, sql`x.created_at`);
   const extra =
     kind === "cycle"
@@ -153,15 +151,14 @@ async function projectObjectsMatching(
         : sql`'' as status, null as start_date, null as end_date`;
   const own =
     kind === "issue_view"
-      ? sql` and (x.access = ${VIEW_ACCESS.public} or x.owned_by_id = ${userId(scope)}::uuid)`
+      ? sql` and (x.access = ${VIEW_ACCESS.public} or x.owned_by_id = ${scope.access.user.id}::uuid)`
       : sql``;
   return queryRows<ProjectObjectHit>(
     db,
     sql`select x.name, x.id, x.project_id, p.identifier as project__identifier, ${slug(scope)}::text as workspace__slug,
         p.timezone, ${extra}
       from ${sql.raw(table)} x join projects p on p.id = x.project_id
-      where x.workspace_id = ${workspaceId(scope)}::uuid and x.archived_at is null${own}
-        and ${memberProject(scope, feature)}${onlyProject(scope, sql`x.project_id`)}${m.where}
+      where ${anyOf(sql`x.project_id`, projectIds(scope.sight, feature))} and x.archived_at is null${own}${m.where}
       order by ${m.order}, x.id limit ${limit}`,
   );
 }
@@ -176,19 +173,18 @@ export type PageHit = {
 };
 
 /**
- * Pages by name or text (full-text over name and plain text). `publicOnly`: entity-search's
+ * Pages by name or text (the stored words of name and plain text). `publicOnly`: entity-search's
  * picker offers public pages only, as the reference (a link to a private page is dead for
  * everyone else). Name and text matches are read apart, each through its index with its own
- * LIMIT: a text match is never re-parsed to rank it (a page's text is long).
+ * LIMIT; `project_ids` are all of the page's projects in sight, as the reference lists them.
  */
 async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null, limit: number, publicOnly: boolean) {
   const readable = publicOnly
     ? sql`pg.access = ${PAGE_ACCESS.public}`
-    : sql`(pg.access = ${PAGE_ACCESS.public} or pg.owned_by_id = ${userId(scope)}::uuid)`;
-  const inProject = scope.projectId ? sql` and p.id = ${scope.projectId}::uuid` : sql``;
-  const visible = sql`pg.workspace_id = ${workspaceId(scope)}::uuid and pg.archived_at is null and ${readable}
-    and exists (select 1 from page_projects pp join projects p on p.id = pp.project_id
-      where pp.page_id = pg.id and ${memberProject(scope, "page_view")}${inProject})`;
+    : sql`(pg.access = ${PAGE_ACCESS.public} or pg.owned_by_id = ${scope.access.user.id}::uuid)`;
+  const visible = sql`pg.workspace_id = ${scope.access.workspace.id}::uuid and pg.archived_at is null and ${readable}
+    and exists (select 1 from page_projects pp
+      where pp.page_id = pg.id and ${anyOf(sql`pp.project_id`, projectIds(scope.sight, "page_view"))})`;
   const perKind = Math.max(limit * 2, 20);
   const hits = terms
     ? sql`(select pg.id, 1 from pages pg where ${nameMatches(sql`pg.name`, terms)} and ${visible} limit ${perKind})
@@ -209,7 +205,7 @@ async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null
         ${slug(scope)}::text as workspace__slug
       from ranked r join pages pg on pg.id = r.id
       join page_projects pp on pp.page_id = pg.id
-      join projects p on p.id = pp.project_id and ${memberProject(scope, "page_view")}
+      join projects p on p.id = pp.project_id and ${anyOf(sql`p.id`, projectIds(scope.sight, "page_view", true))}
       group by pg.id, r.in_text
       order by ${order}, pg.id limit ${limit}`,
   );
@@ -230,11 +226,17 @@ function pgArray(value: string[] | string): string[] {
 export type MemberHit = { member__avatar_url: string | null; member__display_name: string; member__id: string };
 
 /** People to mention: the workspace's active members, or the project's (entity-search). */
-async function membersMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null, limit: number) {
-  const inProject = scope.projectId
-    ? sql` join project_members pm on pm.member_id = u.id and pm.project_id = ${scope.projectId}::uuid and pm.is_active`
+async function membersMatching(
+  db: DbOrTx,
+  scope: Scope,
+  projectId: string | null,
+  terms: SearchTerms | null,
+  limit: number,
+) {
+  const inProject = projectId
+    ? sql` join project_members pm on pm.member_id = u.id and pm.project_id = ${projectId}::uuid and pm.is_active`
     : sql``;
-  const since = scope.projectId ? sql`pm.created_at` : sql`wm.created_at`;
+  const since = projectId ? sql`pm.created_at` : sql`wm.created_at`;
   const pattern = terms ? `%${terms.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const where = pattern
     ? sql` and (u.display_name ilike ${pattern} or u.first_name ilike ${pattern} or u.last_name ilike ${pattern}
@@ -242,24 +244,23 @@ async function membersMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | nu
     : sql``;
   const order = terms
     ? sql`case when lower(u.display_name) = lower(${terms.text}) then 3 when lower(u.display_name) like ${terms.prefix} then 2
-        when lower(u.first_name) like ${terms.prefix} or lower(u.last_name) like ${terms.prefix} then 1 else 0 end desc, ${since} desc`
+        when lower(u.first_name) like ${terms.prefix} or lower(u.last_name) like ${terms.prefix} then 1 else 0 end desc,
+        ${since} desc`
     : sql`${since} desc`;
   return queryRows<MemberHit>(
     db,
     sql`select u.avatar_url as member__avatar_url, u.display_name as member__display_name, u.id as member__id
       from workspace_members wm join users u on u.id = wm.member_id${inProject}
-      where wm.workspace_id = ${workspaceId(scope)}::uuid and wm.is_active and not u.is_bot and u.is_active${where}
+      where wm.workspace_id = ${scope.access.workspace.id}::uuid and wm.is_active and not u.is_bot and u.is_active${where}
       order by ${order}, u.id limit ${limit}`,
   );
 }
 
 // ───────────────────────────── the calls ─────────────────────────────
 
-const workItemScope = (scope: Scope): WorkItemScope => ({
-  workspaceId: workspaceId(scope),
-  userId: userId(scope),
-  projectId: scope.projectId,
-});
+async function scopeOf(db: DbOrTx, access: WorkspaceAccess, projectId: string | null): Promise<Scope> {
+  return { access, sight: await projectsInSight(db, access.workspace.id, access.user.id, projectId) };
+}
 
 /**
  * GET search/: every asked group, each at most SEARCH_PAGE_SIZE, best first. An empty text
@@ -270,22 +271,18 @@ export async function searchWorkspace(
   access: WorkspaceAccess,
   query: SearchQuery,
 ): Promise<Partial<Record<SearchGroup, unknown[]>>> {
-  const scope: Scope = { access, projectId: query.projectId };
   const terms = query.search ? searchTerms(query.search) : null;
+  if (!terms) return Object.fromEntries(query.groups.map((g) => [g, []]));
+  const scope = await scopeOf(db, access, query.projectId);
   const n = SEARCH_PAGE_SIZE;
   const run = async (group: SearchGroup): Promise<unknown[]> => {
-    if (!terms) return [];
     switch (group) {
       case "workspace":
         return workspacesMatching(db, scope, terms, n);
       case "project":
-        return (await projectsMatching(db, { ...scope, projectId: null }, terms, n, false)).map(
-          ({ logo_props: _, ...p }) => p,
-        );
+        return (await projectsMatching(db, scope, terms, n, false)).map(({ logo_props: _, ...p }) => p);
       case "issue":
-        return (await searchWorkItems(db, workItemScope(scope), terms, n)).map((i) =>
-          presentIssueResult(i, access.workspace.slug),
-        );
+        return (await searchWorkItems(db, scope.sight, terms, n)).map((i) => presentIssueResult(i, slug(scope)));
       case "cycle":
       case "module":
       case "issue_view":
@@ -307,20 +304,20 @@ export async function searchEntities(
   access: WorkspaceAccess,
   query: EntitySearchQuery,
 ): Promise<Partial<Record<EntityType, unknown[]>>> {
-  const scope: Scope = { access, projectId: query.projectId };
   const terms = query.query ? searchTerms(query.query) : null;
   const n = query.count;
+  if (n === 0) return Object.fromEntries(query.types.map((t) => [t, []]));
+  const scope = await scopeOf(db, access, query.projectId);
   const run = async (type: EntityType): Promise<unknown[]> => {
-    if (n === 0) return [];
     switch (type) {
       case "user_mention":
-        return membersMatching(db, scope, terms, n);
+        return membersMatching(db, scope, query.projectId, terms, n);
       case "project":
-        return projectsMatching(db, { ...scope, projectId: null }, terms, n, true);
+        return projectsMatching(db, scope, terms, n, true);
       case "issue": {
         const rows = terms
-          ? await searchWorkItems(db, workItemScope(scope), terms, n)
-          : await newestWorkItems(db, workItemScope(scope), n);
+          ? await searchWorkItems(db, scope.sight, terms, n)
+          : await newestWorkItems(db, scope.sight, n);
         return rows.map(presentIssueEntity);
       }
       case "cycle":
@@ -328,7 +325,7 @@ export async function searchEntities(
       case "module":
         return (await projectObjectsMatching(db, scope, "module", terms, n)).map(presentModuleEntity);
       case "page":
-        return (await pagesMatching(db, scope, terms, n, true)).map((p) => presentPageEntity(p, scope.projectId));
+        return (await pagesMatching(db, scope, terms, n, true)).map((p) => presentPageEntity(p, query.projectId));
     }
   };
   const answers = await Promise.all(query.types.map(run));

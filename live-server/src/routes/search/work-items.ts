@@ -10,7 +10,7 @@
  *   5 text      every word in the description          issues.description_tsv (GIN)
  *   6 comment   every word in one of its comments      issue_comments.comment_tsv (GIN)
  *   7 typo      each word close to a word of the name  issues_name_trgm_idx (pg_trgm `<%`)
- * Each kind is read with its own LIMIT (twice the page), visibility applied inside it, so a
+ * Each kind is read with its own LIMIT (twice the page), narrowed to what the caller may see, so a
  * word found in 40,000 descriptions costs a few hundred rows, never the whole table. Typo
  * matches (7) are looked for only when 1–6 filled less than the page: comparing trigrams is the
  * one check PostgreSQL cannot answer from the index alone.
@@ -19,21 +19,16 @@
  * name (10), a substring of the name (5), the description (2), a comment (1); ties by how close
  * the name is to the text (word_similarity + similarity, 0–2), then the most recently updated.
  *
- * Who sees what: the work-item lists' own predicate (issues/visibility.ts itemVisibleTo, with
- * archived projects left out) — not deleted, not a draft, not an intake request, a project the
- * caller is an active member of, and a restricted guest's own items only — plus not archived.
+ * Who sees what: each kind is narrowed to the projects in sight (sight.ts: member of, not
+ * archived; a restricted guest's own items there), and nothing deleted, drafted, in intake or
+ * archived; the rows found then pass the work-item lists' own predicate (issues/visibility.ts
+ * itemVisibleTo, archived projects left out) before anything is answered.
  */
 import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, queryRows } from "../../db/client.ts";
 import { itemVisibleTo } from "../issues/visibility.ts";
+import { anyOf, projectIds, type Sight } from "./sight.ts";
 import type { SearchTerms } from "./terms.ts";
-
-export type WorkItemScope = {
-  workspaceId: string;
-  userId: string;
-  /** Only this project's items, or every project's. */
-  projectId: string | null;
-};
 
 export type WorkItemHit = {
   id: string;
@@ -54,13 +49,23 @@ const CONTAINS = sql.raw("4");
 const TEXT = sql.raw("5");
 const COMMENT = sql.raw("6");
 
-/** The conditions on `alias` (an issues row) every kind of match shares. */
-function visible(alias: string, scope: WorkItemScope): SQL {
-  const a = sql.raw(alias);
-  const project = scope.projectId ? sql` and ${a}.project_id = ${scope.projectId}::uuid` : sql``;
-  return sql`${a}.workspace_id = ${scope.workspaceId}::uuid and ${a}.archived_at is null${project}
-    and ${itemVisibleTo(alias, scope.userId, { activeProjectsOnly: true })}`;
+/**
+ * What narrows each kind of match (alias `i`): the projects in sight, a restricted guest's own
+ * items there, nothing deleted, drafted, in intake or archived — the lists' rule, spelled so each
+ * index scan stays a plain one (sight.ts).
+ */
+function narrowed(sight: Sight): SQL {
+  const all = sight.projects.filter((p) => !p.own_only).map((p) => p.id);
+  const own = sight.projects.filter((p) => p.own_only).map((p) => p.id);
+  const projects = own.length
+    ? sql`(${anyOf(sql`i.project_id`, all)} or (${anyOf(sql`i.project_id`, own)} and i.created_by = ${sight.userId}::uuid))`
+    : anyOf(sql`i.project_id`, all);
+  return sql`${projects} and i.deleted_at is null and not i.is_draft and not i.in_intake and i.archived_at is null`;
 }
+
+/** What decides, on the rows found: the work-item lists' own predicate, and not archived. */
+const visible = (sight: Sight) =>
+  sql`i.archived_at is null and ${itemVisibleTo("i", sight.userId, { activeProjectsOnly: true })}`;
 
 const tsquery = (terms: SearchTerms) => sql`websearch_to_tsquery('english', ${terms.text})`;
 
@@ -74,34 +79,35 @@ const COLUMNS = sql`i.id, i.name, i.sequence_id, i.project_id, p.identifier as p
 /** The best `limit` work items for the text, best first. */
 export async function searchWorkItems(
   db: DbOrTx,
-  scope: WorkItemScope,
+  sight: Sight,
   terms: SearchTerms,
   limit: number,
 ): Promise<WorkItemHit[]> {
-  if (limit <= 0) return [];
+  if (limit <= 0 || sight.projects.length === 0) return [];
   const perKind = Math.max(limit * 2, 20);
+  const ws = sql`i.workspace_id = ${sight.workspaceId}::uuid`;
+  const where = sql`${ws} and ${narrowed(sight)}`;
   const kinds: SQL[] = [];
   if (terms.key) {
-    const identifier = terms.key.identifier ? sql` and kp.identifier = ${terms.key.identifier}` : sql``;
-    kinds.push(sql`(select i.id, ${KEY} from projects kp
-      join issues i on i.project_id = kp.id and i.sequence_id = ${terms.key.sequence}
-      where kp.workspace_id = ${scope.workspaceId}::uuid${identifier} and ${visible("i", scope)} limit ${perKind})`);
+    const identifier = terms.key.identifier;
+    const keyed = sight.projects.filter((p) => !identifier || p.identifier === identifier).map((p) => p.id);
+    kinds.push(sql`(select i.id, ${KEY} from issues i
+      where ${anyOf(sql`i.project_id`, keyed)} and i.sequence_id = ${terms.key.sequence} and ${where} limit ${perKind})`);
   }
   kinds.push(sql`(select i.id, ${PREFIX} from issues i
-    where lower(i.name) like ${terms.prefix} and ${visible("i", scope)}
+    where ${ws} and lower(i.name) like ${terms.prefix} and ${narrowed(sight)}
     order by lower(i.name) using ~<~ limit ${perKind})`);
   kinds.push(sql`(select i.id, ${WORDS} from issues i
-    where to_tsvector('english', i.name) @@ ${tsquery(terms)} and ${visible("i", scope)} limit ${perKind})`);
+    where to_tsvector('english', i.name) @@ ${tsquery(terms)} and ${where} limit ${perKind})`);
   if (terms.contains) {
     kinds.push(sql`(select i.id, ${CONTAINS} from issues i
-      where i.name ilike ${terms.contains} and ${visible("i", scope)} limit ${perKind})`);
+      where i.name ilike ${terms.contains} and ${where} limit ${perKind})`);
   }
   kinds.push(sql`(select i.id, ${TEXT} from issues i
-    where i.description_tsv @@ ${tsquery(terms)}
-      and ${visible("i", scope)} limit ${perKind})`);
+    where i.description_tsv @@ ${tsquery(terms)} and ${where} limit ${perKind})`);
   kinds.push(sql`(select c.issue_id, ${COMMENT} from issue_comments c join issues i on i.id = c.issue_id
-    where c.comment_tsv @@ ${tsquery(terms)}
-      and c.workspace_id = ${scope.workspaceId}::uuid and ${visible("i", scope)} limit ${perKind})`);
+    where c.comment_tsv @@ ${tsquery(terms)} and c.workspace_id = ${sight.workspaceId}::uuid and ${where}
+    limit ${perKind})`);
 
   const flag = (kind: SQL, points: number) =>
     sql`case when bool_or(kind = ${kind}) then ${sql.raw(String(points))} else 0 end`;
@@ -114,17 +120,18 @@ export async function searchWorkItems(
       select ${COLUMNS},
         (r.points + case when lower(i.name) = lower(${terms.text}) then 50 else 0 end + ${closeness(terms)})::float8 as score
       from ranked r join issues i on i.id = r.id join projects p on p.id = i.project_id
+      where ${visible(sight)}
       order by score desc, i.updated_at desc, i.id
       limit ${limit}`,
   );
   if (found.length >= limit || terms.fuzzyWords.length === 0) return found;
-  return [...found, ...(await typoMatches(db, scope, terms, limit - found.length, found))];
+  return [...found, ...(await typoMatches(db, sight, terms, limit - found.length, found))];
 }
 
 /** Names each of whose words is close to one of the text's words (pg_trgm word similarity). */
 async function typoMatches(
   db: DbOrTx,
-  scope: WorkItemScope,
+  sight: Sight,
   terms: SearchTerms,
   limit: number,
   found: WorkItemHit[],
@@ -144,7 +151,7 @@ async function typoMatches(
     sql`select * from (
         select ${COLUMNS}, ${closeness(terms)}::float8 as score
         from issues i join projects p on p.id = i.project_id
-        where ${close} and ${visible("i", scope)}${seen}
+        where ${close} and i.workspace_id = ${sight.workspaceId}::uuid and ${narrowed(sight)} and ${visible(sight)}${seen}
         limit ${Math.max(limit * 2, 20)}) t
       order by score desc, id
       limit ${limit}`,
@@ -155,18 +162,16 @@ async function typoMatches(
  * The newest `limit` work items the caller may see (entity-search with an empty query): per
  * project from its newest number down (the sequence index), then merged by creation time.
  */
-export async function newestWorkItems(db: DbOrTx, scope: WorkItemScope, limit: number): Promise<WorkItemHit[]> {
-  if (limit <= 0) return [];
-  const project = scope.projectId ? sql` and p.id = ${scope.projectId}::uuid` : sql``;
+export async function newestWorkItems(db: DbOrTx, sight: Sight, limit: number): Promise<WorkItemHit[]> {
+  if (limit <= 0 || sight.projects.length === 0) return [];
   return queryRows<WorkItemHit>(
     db,
     sql`select n.* from projects p
-      join project_members pm on pm.project_id = p.id and pm.member_id = ${scope.userId}::uuid and pm.is_active
       cross join lateral (
         select ${COLUMNS}, 0::float8 as score, i.created_at from issues i
-        where i.project_id = p.id and ${visible("i", scope)}
+        where i.project_id = p.id and ${narrowed(sight)} and ${visible(sight)}
         order by i.sequence_id desc limit ${limit}) n
-      where p.workspace_id = ${scope.workspaceId}::uuid and p.archived_at is null${project}
+      where ${anyOf(sql`p.id`, projectIds(sight))}
       order by n.created_at desc, n.id
       limit ${limit}`,
   );
