@@ -61,6 +61,11 @@ test.describe
       await work.getByRole("tab", { name: /Assigned/ }).click();
       // The projects stay below the widgets.
       await expect(page.getByRole("region", { name: "Your projects" }).getByText("Garden")).toBeVisible();
+      // The empty widgets on the narrowest phone.
+      await page.setViewportSize({ width: 360, height: 740 });
+      await home.widget("Quick links").scrollIntoViewIfNeeded();
+      await shoot(page, "empty-narrow-light", "home-");
+      await page.setViewportSize({ width: 1280, height: 720 });
     });
 
     test("a quick link is added (only http/https), opens in a new tab and is renamed", async () => {
