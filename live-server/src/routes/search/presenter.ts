@@ -3,8 +3,28 @@
  * SearchEndpoint's per query_type (entity-search/; packages/types search.ts TSearchResponse).
  */
 import { calendarDate, cycleStatus } from "@tideline/shared";
-import type { PageHit, ProjectObjectHit } from "./service.ts";
+import type { PageHit, ProjectHit, ProjectObjectHit, WorkspaceHit } from "./service.ts";
 import type { WorkItemHit } from "./work-items.ts";
+
+/** search/ workspace: IWorkspaceSearchResult. */
+export const presentWorkspaceResult = (w: WorkspaceHit) => ({ name: w.name, id: w.id, slug: w.slug });
+
+/** search/ project: IWorkspaceProjectSearchResult. */
+export const presentProjectResult = (p: ProjectHit) => ({
+  name: p.name,
+  id: p.id,
+  identifier: p.identifier,
+  workspace__slug: p.workspace__slug,
+});
+
+/** entity-search/ project: TProjectSearchResponse. */
+export const presentProjectEntity = (p: ProjectHit) => ({
+  name: p.name,
+  id: p.id,
+  identifier: p.identifier,
+  logo_props: p.logo_props,
+  workspace__slug: p.workspace__slug,
+});
 
 /** search/ issue: IWorkspaceIssueSearchResult as the server fills it. */
 export const presentIssueResult = (i: WorkItemHit, slug: string) => ({

@@ -25,7 +25,10 @@ import {
   presentModuleEntity,
   presentPageEntity,
   presentPageResult,
+  presentProjectEntity,
   presentProjectObjectResult,
+  presentProjectResult,
+  presentWorkspaceResult,
 } from "./presenter.ts";
 import type { EntitySearchQuery, EntityType, SearchGroup, SearchQuery } from "./schema.ts";
 import { SEARCH_PAGE_SIZE } from "./schema.ts";
@@ -72,16 +75,13 @@ const slug = (scope: Scope) => scope.access.workspace.slug;
 
 export type WorkspaceHit = { name: string; id: string; slug: string };
 
-async function workspacesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms, limit: number) {
+function workspacesMatching(scope: Scope, terms: SearchTerms, limit: number): SQL {
   const m = matching(sql`w.name`, terms, sql`w.created_at`);
-  return queryRows<WorkspaceHit>(
-    db,
-    sql`select w.name, w.id, w.slug from workspaces w
+  return sql`select w.name, w.id, w.slug, row_number() over (order by ${m.order}, w.id) as _o from workspaces w
       join workspace_members wm on wm.workspace_id = w.id and wm.member_id = ${scope.access.user.id}::uuid
         and wm.is_active
       where true${m.where}
-      order by ${m.order}, w.id limit ${limit}`,
-  );
+      order by ${m.order}, w.id limit ${limit}`;
 }
 
 export type ProjectHit = { name: string; id: string; identifier: string; logo_props: unknown; workspace__slug: string };
@@ -90,13 +90,7 @@ export type ProjectHit = { name: string; id: string; identifier: string; logo_pr
  * Projects by name or identifier (never narrowed to a project, as the reference): the ones in
  * sight, or with `publicToo` also the public ones the caller has not joined.
  */
-async function projectsMatching(
-  db: DbOrTx,
-  scope: Scope,
-  terms: SearchTerms | null,
-  limit: number,
-  publicToo: boolean,
-) {
+function projectsMatching(scope: Scope, terms: SearchTerms | null, limit: number, publicToo: boolean): SQL {
   const identifier = terms
     ? {
         match: sql`lower(p.identifier) like ${terms.prefix}`,
@@ -107,12 +101,11 @@ async function projectsMatching(
   const m = matching(sql`p.name`, terms, sql`p.created_at`, identifier);
   const member = anyOf(sql`p.id`, projectIds(scope.sight, undefined, true));
   const seen = publicToo ? sql`(p.network = ${NETWORK.public} or ${member})` : member;
-  return queryRows<ProjectHit>(
-    db,
-    sql`select p.name, p.id, p.identifier, p.logo_props, ${slug(scope)}::text as workspace__slug from projects p
+  return sql`select p.name, p.id, p.identifier, p.logo_props, ${slug(scope)}::text as workspace__slug,
+        row_number() over (order by ${m.order}, p.id) as _o
+      from projects p
       where p.workspace_id = ${scope.access.workspace.id}::uuid and p.archived_at is null and ${seen}${m.where}
-      order by ${m.order}, p.id limit ${limit}`,
-  );
+      order by ${m.order}, p.id limit ${limit}`;
 }
 
 export type ProjectObjectHit = {
@@ -134,13 +127,12 @@ const OBJECTS = {
 } as const;
 
 /** Cycles, modules or project views of the projects searched (extra columns for entity-search). */
-async function projectObjectsMatching(
-  db: DbOrTx,
+function projectObjectsMatching(
   scope: Scope,
   kind: keyof typeof OBJECTS,
   terms: SearchTerms | null,
   limit: number,
-) {
+): SQL {
   const { table, feature } = OBJECTS[kind];
   const m = matching(sql`x.name`, terms, sql`x.created_at`);
   const extra =
@@ -153,15 +145,33 @@ async function projectObjectsMatching(
     kind === "issue_view"
       ? sql` and (x.access = ${VIEW_ACCESS.public} or x.owned_by_id = ${scope.access.user.id}::uuid)`
       : sql``;
-  return queryRows<ProjectObjectHit>(
-    db,
-    sql`select x.name, x.id, x.project_id, p.identifier as project__identifier, ${slug(scope)}::text as workspace__slug,
-        p.timezone, ${extra}
+  return sql`select x.name, x.id, x.project_id, p.identifier as project__identifier, ${slug(scope)}::text as workspace__slug,
+        p.timezone, ${extra}, row_number() over (order by ${m.order}, x.id) as _o
       from ${sql.raw(table)} x join projects p on p.id = x.project_id
       where ${anyOf(sql`x.project_id`, projectIds(scope.sight, feature))} and x.archived_at is null${own}${m.where}
-      order by ${m.order}, x.id limit ${limit}`,
-  );
+      order by ${m.order}, x.id limit ${limit}`;
 }
+
+/**
+ * Several small groups in one statement, each an array in its own column: on PGlite every
+ * statement is a trip to the database's thread and a plan of its own, a few ms each.
+ */
+async function together<K extends string>(db: DbOrTx, parts: Partial<Record<K, SQL>>): Promise<Record<K, unknown[]>> {
+  const keys = (Object.keys(parts) as K[]).filter((k) => parts[k]);
+  const columns = keys.map(
+    (k) => sql`(select coalesce(json_agg(t order by t._o), '[]'::json) from (${parts[k]}) t) as ${sql.identifier(k)}`,
+  );
+  const [row] = await queryRows<Record<K, unknown[] | string>>(db, sql`select ${sql.join(columns, sql`, `)}`);
+  return Object.fromEntries(
+    keys.map((k) => {
+      const value = row?.[k] ?? [];
+      return [k, typeof value === "string" ? (JSON.parse(value) as unknown[]) : value];
+    }),
+  ) as Record<K, unknown[]>;
+}
+
+/** One group alone (entity-search asks for one or two). */
+const alone = async <T>(db: DbOrTx, query: SQL) => (await together(db, { rows: query })).rows as T[];
 
 export type PageHit = {
   name: string;
@@ -275,24 +285,35 @@ export async function searchWorkspace(
   if (!terms) return Object.fromEntries(query.groups.map((g) => [g, []]));
   const scope = await scopeOf(db, access, query.projectId);
   const n = SEARCH_PAGE_SIZE;
-  const run = async (group: SearchGroup): Promise<unknown[]> => {
+  const asked = new Set(query.groups);
+  const small: Partial<Record<SearchGroup, SQL>> = {};
+  if (asked.has("workspace")) small.workspace = workspacesMatching(scope, terms, n);
+  if (asked.has("project")) small.project = projectsMatching(scope, terms, n, false);
+  for (const kind of ["cycle", "module", "issue_view"] as const) {
+    if (asked.has(kind)) small[kind] = projectObjectsMatching(scope, kind, terms, n);
+  }
+  const [rows, issues, pages] = await Promise.all([
+    Object.keys(small).length ? together(db, small) : Promise.resolve({} as Partial<Record<SearchGroup, unknown[]>>),
+    asked.has("issue") ? searchWorkItems(db, scope.sight, terms, n) : Promise.resolve([]),
+    asked.has("page") ? pagesMatching(db, scope, terms, n, false) : Promise.resolve([]),
+  ]);
+  const shaped = (group: SearchGroup): unknown[] => {
     switch (group) {
       case "workspace":
-        return workspacesMatching(db, scope, terms, n);
+        return (rows.workspace as WorkspaceHit[]).map(presentWorkspaceResult);
       case "project":
-        return (await projectsMatching(db, scope, terms, n, false)).map(({ logo_props: _, ...p }) => p);
+        return (rows.project as ProjectHit[]).map(presentProjectResult);
       case "issue":
-        return (await searchWorkItems(db, scope.sight, terms, n)).map((i) => presentIssueResult(i, slug(scope)));
+        return issues.map((i) => presentIssueResult(i, slug(scope)));
       case "cycle":
       case "module":
       case "issue_view":
-        return (await projectObjectsMatching(db, scope, group, terms, n)).map(presentProjectObjectResult);
+        return (rows[group] as ProjectObjectHit[]).map(presentProjectObjectResult);
       case "page":
-        return (await pagesMatching(db, scope, terms, n, false)).map(presentPageResult);
+        return pages.map(presentPageResult);
     }
   };
-  const answers = await Promise.all(query.groups.map(run));
-  return Object.fromEntries(query.groups.map((g, i) => [g, answers[i]]));
+  return Object.fromEntries(query.groups.map((g) => [g, shaped(g)]));
 }
 
 /**
@@ -313,7 +334,7 @@ export async function searchEntities(
       case "user_mention":
         return membersMatching(db, scope, query.projectId, terms, n);
       case "project":
-        return projectsMatching(db, scope, terms, n, true);
+        return (await alone<ProjectHit>(db, projectsMatching(scope, terms, n, true))).map(presentProjectEntity);
       case "issue": {
         const rows = terms
           ? await searchWorkItems(db, scope.sight, terms, n)
@@ -321,9 +342,13 @@ export async function searchEntities(
         return rows.map(presentIssueEntity);
       }
       case "cycle":
-        return (await projectObjectsMatching(db, scope, "cycle", terms, n)).map(presentCycleEntity);
+        return (await alone<ProjectObjectHit>(db, projectObjectsMatching(scope, "cycle", terms, n))).map(
+          presentCycleEntity,
+        );
       case "module":
-        return (await projectObjectsMatching(db, scope, "module", terms, n)).map(presentModuleEntity);
+        return (await alone<ProjectObjectHit>(db, projectObjectsMatching(scope, "module", terms, n))).map(
+          presentModuleEntity,
+        );
       case "page":
         return (await pagesMatching(db, scope, terms, n, true)).map((p) => presentPageEntity(p, query.projectId));
     }
