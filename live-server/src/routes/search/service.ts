@@ -36,18 +36,19 @@ import { anyOf, projectIds, projectsInSight, type Sight } from "./sight.ts";
 import { type SearchTerms, searchTerms } from "./terms.ts";
 import { newestWorkItems, searchWorkItems } from "./work-items.ts";
 
-/** The text's match on a name column: prefix, substring (or a word's prefix when short), typo. */
-function nameMatches(column: SQL, terms: SearchTerms): SQL {
+/** Each word of the text (three letters or more) close to a word of the name: pg_trgm `<%`. */
+function fuzzy(column: SQL, terms: SearchTerms): SQL {
+  return sql`(${sql.join(
+    terms.fuzzyWords.map((word) => sql`${word} <% ${column}`),
+    sql` and `,
+  )})`;
+}
+
+/** The text's match on a name column: prefix, substring (or a word's prefix when short), and typo. */
+function nameMatches(column: SQL, terms: SearchTerms, typos = true): SQL {
   // Each arm is one a trigram index answers (ILIKE, `<%`), so an OR of them stays an index scan.
   const parts = [sql`${column} ilike ${terms.prefix}`, sql`${column} ilike ${terms.contains ?? terms.wordPrefix}`];
-  if (terms.fuzzyWords.length) {
-    parts.push(
-      sql`(${sql.join(
-        terms.fuzzyWords.map((word) => sql`${word} <% ${column}`),
-        sql` and `,
-      )})`,
-    );
-  }
+  if (typos && terms.fuzzyWords.length) parts.push(fuzzy(column, terms));
   return sql`(${sql.join(parts, sql` or `)})`;
 }
 
@@ -196,15 +197,48 @@ async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null
     and exists (select 1 from page_projects pp
       where pp.page_id = pg.id and ${anyOf(sql`pp.project_id`, projectIds(scope.sight, "page_view"))})`;
   const perKind = Math.max(limit * 2, 20);
-  const hits = terms
-    ? sql`(select pg.id, 1 from pages pg where ${nameMatches(sql`pg.name`, terms)} and ${visible} limit ${perKind})
+  if (!terms) {
+    return pagesOf(
+      db,
+      scope,
+      sql`select pg.id, 1 from pages pg where ${visible} order by pg.created_at desc limit ${limit}`,
+      {
+        order: sql`pg.created_at desc`,
+        limit,
+      },
+    );
+  }
+  const order = sql`(${nameScore(sql`pg.name`, terms)} + case when r.in_text then 2 else 0 end) desc, pg.created_at desc`;
+  const found = await pagesOf(
+    db,
+    scope,
+    sql`(select pg.id, 1 from pages pg where ${nameMatches(sql`pg.name`, terms, false)} and ${visible} limit ${perKind})
       union all
       (select pg.id, 2 from pages pg
-        where pg.text_tsv @@ websearch_to_tsquery('english', ${terms.text}) and ${visible} limit ${perKind})`
-    : sql`(select pg.id, 1 from pages pg where ${visible} order by pg.created_at desc limit ${limit})`;
-  const order = terms
-    ? sql`(${nameScore(sql`pg.name`, terms)} + case when r.in_text then 2 else 0 end) desc, pg.created_at desc`
-    : sql`pg.created_at desc`;
+        where pg.text_tsv @@ websearch_to_tsquery('english', ${terms.text}) and ${visible} limit ${perKind})`,
+    { order, limit },
+  );
+  // Typos in names only when name and text found less than the page: a second statement, so
+  // the common search never pays for planning trigram similarity (pg_trgm prices `<%` by
+  // trying it on the column's statistics).
+  if (found.length >= limit || !terms.fuzzyWords.length) return found;
+  const seen = found.length
+    ? sql` and not ${anyOf(
+        sql`pg.id`,
+        found.map((p) => p.id),
+      )}`
+    : sql``;
+  const typos = await pagesOf(
+    db,
+    scope,
+    sql`select pg.id, 3 from pages pg where ${fuzzy(sql`pg.name`, terms)} and ${visible}${seen} limit ${perKind}`,
+    { order, limit: limit - found.length },
+  );
+  return [...found, ...typos];
+}
+
+/** The pages `hits` (id, kind — 2 for a text match) found, with their projects in sight, in `order`. */
+async function pagesOf(db: DbOrTx, scope: Scope, hits: SQL, options: { order: SQL; limit: number }) {
   const rows = await queryRows<PageHit & { project_ids: string[] | string; project_identifiers: string[] | string }>(
     db,
     sql`with hit(id, kind) as (${hits}),
@@ -217,7 +251,7 @@ async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null
       join page_projects pp on pp.page_id = pg.id
       join projects p on p.id = pp.project_id and ${anyOf(sql`p.id`, projectIds(scope.sight, "page_view", true))}
       group by pg.id, r.in_text
-      order by ${order}, pg.id limit ${limit}`,
+      order by ${options.order}, pg.id limit ${options.limit}`,
   );
   return rows.map((r) => ({
     ...r,
