@@ -633,14 +633,34 @@ export const issues = pgTable(
     index("issues_workspace_idx").on(t.workspaceId),
     // Workspace search (routes/search/work-items.ts): words of the name, the name's trigrams
     // (substrings, typos; pg_trgm), the lower-cased name (exact, prefix). The words of the
-    // description are a column this schema leaves out on purpose (description_tsv, generated
-    // and GIN-indexed by migration 0020; routes/search/README.md says why).
+    // description live in issue_search_texts, kept by a trigger.
     // GIN without fastupdate: PGlite has no autovacuum to fold a pending list, which every
     // search would scan (and the planner, pricing that, turned to scanning the table).
     index("issues_name_fts_idx").using("gin", sql`to_tsvector('english', ${t.name})`).with({ fastupdate: false }),
     index("issues_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
     index("issues_ws_lower_name_idx").on(t.workspaceId, sql`lower(${t.name}) text_pattern_ops`),
   ],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * The words of a work item's description for the workspace search (routes/search/README.md),
+ * one row per work item, written only by the triggers of migration 0021 when the description's
+ * plain text is written — never by the app. Apart from `issues` so that the many writes that
+ * leave the description alone (priority, state, a drag on the board) do not index its words again.
+ */
+export const issueSearchTexts = pgTable(
+  "issue_search_texts",
+  {
+    issueId: uuid("issue_id")
+      .primaryKey()
+      .references(() => issues.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id").notNull(),
+    descriptionTsv: tsvector("description_tsv").notNull(),
+  },
+  // Without fastupdate: PGlite has no autovacuum to fold a pending list every search would scan.
+  (t) => [index("issue_search_texts_tsv_idx").using("gin", t.descriptionTsv).with({ fastupdate: false })],
 );
 
 /**
@@ -1175,10 +1195,25 @@ export const pages = pgTable(
   (t) => [
     index("pages_workspace_idx").on(t.workspaceId),
     index("pages_owner_idx").on(t.ownedById),
-    // Workspace search: the name's trigrams; the words of the name and plain text together are
-    // text_tsv, a generated column left out of this schema (migration 0020; routes/search/README.md).
+    // Workspace search: the name's trigrams; the words of name and text live in page_search_texts.
     index("pages_name_trgm_idx").using("gin", t.name.op("gin_trgm_ops")).with({ fastupdate: false }),
   ],
+);
+
+/**
+ * The words of a page's name and plain text for the workspace search, one row per page, written
+ * only by the triggers of migration 0021 when either is written (as issue_search_texts).
+ */
+export const pageSearchTexts = pgTable(
+  "page_search_texts",
+  {
+    pageId: uuid("page_id")
+      .primaryKey()
+      .references(() => pages.id, { onDelete: "cascade" }),
+    workspaceId: uuid("workspace_id").notNull(),
+    textTsv: tsvector("text_tsv").notNull(),
+  },
+  (t) => [index("page_search_texts_tsv_idx").using("gin", t.textTsv).with({ fastupdate: false })],
 );
 
 /** Which projects a page belongs to (the spec's project_ids). */

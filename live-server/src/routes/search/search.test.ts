@@ -216,6 +216,28 @@ describe("GET search/", () => {
     expect(idsOf((await search(f.w.member, { search: "pangolin" })).page)).toEqual([ids.textPage]);
   });
 
+  it("finds a description and a page's text by their new words once written, not by the old", async () => {
+    const it = await createIssue(t, f.w.admin, f.project.url, {
+      name: "Rewritten later",
+      description_html: "<p>quokka</p>",
+    });
+    expect(idsOf((await search(f.w.member, { search: "quokka" })).issue)).toEqual([it.id]);
+    const patch = await as(f.w.admin).patch(`${f.project.url}/issues/${it.id}/`, { description_html: "<p>wombat</p>" });
+    expect(patch.statusCode, patch.body).toBe(200);
+    expect(idsOf((await search(f.w.member, { search: "wombat" })).issue)).toEqual([it.id]);
+    expect(idsOf((await search(f.w.member, { search: "quokka" })).issue)).toEqual([]);
+    // A change that leaves the text alone keeps its words (they are not written again).
+    await as(f.w.admin).patch(`${f.project.url}/issues/${it.id}/`, { priority: "high" });
+    expect(idsOf((await search(f.w.member, { search: "wombat" })).issue)).toEqual([it.id]);
+    await t.db.update(pages).set({ descriptionStripped: "the axolotl plan" }).where(eq(pages.id, ids.textPage));
+    expect(idsOf((await search(f.w.member, { search: "axolotl" })).page)).toEqual([ids.textPage]);
+    expect(idsOf((await search(f.w.member, { search: "pangolin" })).page)).toEqual([]);
+    await t.db
+      .update(pages)
+      .set({ descriptionStripped: "The pangolin strategy for Q3" })
+      .where(eq(pages.id, ids.textPage));
+  });
+
   it("a member sees no private project, private page or view of others, nothing archived, drafted, deleted or in intake", async () => {
     const r = await search(f.w.member, { search: "nectarine", workspace_search: "true" });
     expect(idsOf(r.issue).sort()).toEqual([item.memberSees?.id, item.guestOwn?.id].sort());

@@ -214,8 +214,9 @@ async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null
     scope,
     sql`(select pg.id, 1 from pages pg where ${nameMatches(sql`pg.name`, terms, false)} and ${visible} limit ${perKind})
       union all
-      (select pg.id, 2 from pages pg
-        where pg.text_tsv @@ websearch_to_tsquery('english', ${terms.text}) and ${visible} limit ${perKind})`,
+      (select pg.id, 2 from page_search_texts s join pages pg on pg.id = s.page_id
+        where s.text_tsv @@ websearch_to_tsquery('english', ${terms.text})
+          and s.workspace_id = ${scope.access.workspace.id}::uuid and ${visible} limit ${perKind})`,
     { order, limit },
   );
   // Typos in names only when name and text found less than the page: a second statement, so

@@ -21,7 +21,7 @@ export type SearchTerms = {
   prefix: string;
   /** `% text%`: a word of the (space-prefixed) name starts with the text — for short texts. */
   wordPrefix: string;
-  /** Words (letters and digits) of at least three characters: each must match for a typo hit. */
+  /** Words (letters and digits) of at least three characters: each must match for a typo hit (none for a key). */
   fuzzyWords: string[];
   /** A work-item key: `identifier` null for a bare number. */
   key: { identifier: string | null; sequence: number } | null;
@@ -34,12 +34,14 @@ export function searchTerms(raw: string): SearchTerms {
   const text = raw.trim();
   const lower = escapeLike(text.toLowerCase());
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const key = parseSequenceSearch(text);
   return {
     text,
     contains: text.length >= TRIGRAM_MIN ? `%${lower}%` : null,
     prefix: `${lower}%`,
     wordPrefix: `% ${lower}%`,
-    fuzzyWords: [...new Set(words.filter((w) => w.length >= TRIGRAM_MIN))].slice(0, 8),
-    key: parseSequenceSearch(text),
+    // A key (WEB-12, 12) is no misspelt word: nothing is looked for by trigram similarity.
+    fuzzyWords: key ? [] : [...new Set(words.filter((w) => w.length >= TRIGRAM_MIN))].slice(0, 8),
+    key,
   };
 }

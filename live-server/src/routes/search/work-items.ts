@@ -2,12 +2,12 @@
  * Ranked work-item search over a whole workspace (or one project), for GET search/ and the
  * issue picker of GET entity-search/.
  *
- * What matches, each through its own index (migrations 0018–0020; README.md):
+ * What matches, each through its own index (migrations 0018–0021; README.md):
  *   1 key       `WEB-12`, `web-12`, `#12`, `12`       issues_project_sequence_key
  *   2 prefix    the name starts with the text          issues_ws_lower_name_idx (btree, lower(name))
  *   3 words     every word in the name (stemmed)       issues_name_fts_idx (GIN tsvector)
  *   4 contains  the text inside the name               issues_name_trgm_idx (GIN trigrams)
- *   5 text      every word in the description          issues.description_tsv (GIN)
+ *   5 text      every word in the description          issue_search_texts (GIN)
  *   6 comment   every word in one of its comments      issue_comments.comment_tsv (GIN)
  *   7 typo      each word close to a word of the name  issues_name_trgm_idx (pg_trgm `<%`)
  * Each kind is read with its own LIMIT (twice the page), narrowed to what the caller may see, so a
@@ -103,8 +103,9 @@ export async function searchWorkItems(
     kinds.push(sql`(select i.id, ${CONTAINS} from issues i
       where i.name ilike ${terms.contains} and ${where} limit ${perKind})`);
   }
-  kinds.push(sql`(select i.id, ${TEXT} from issues i
-    where i.description_tsv @@ ${tsquery(terms)} and ${where} limit ${perKind})`);
+  kinds.push(sql`(select s.issue_id, ${TEXT} from issue_search_texts s join issues i on i.id = s.issue_id
+    where s.description_tsv @@ ${tsquery(terms)} and s.workspace_id = ${sight.workspaceId}::uuid and ${where}
+    limit ${perKind})`);
   kinds.push(sql`(select c.issue_id, ${COMMENT} from issue_comments c join issues i on i.id = c.issue_id
     where c.comment_tsv @@ ${tsquery(terms)} and c.workspace_id = ${sight.workspaceId}::uuid and ${where}
     limit ${perKind})`);
