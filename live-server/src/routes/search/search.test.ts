@@ -229,13 +229,16 @@ describe("GET search/", () => {
     // A change that leaves the text alone keeps its words (they are not written again).
     await as(f.w.admin).patch(`${f.project.url}/issues/${it.id}/`, { priority: "high" });
     expect(idsOf((await search(f.w.member, { search: "wombat" })).issue)).toEqual([it.id]);
-    await t.db.update(pages).set({ descriptionStripped: "the axolotl plan" }).where(eq(pages.id, ids.textPage));
+    await t.db
+      .update(pages)
+      .set({ descriptionStripped: "the axolotl plan" })
+      .where(eq(pages.id, ids.textPage ?? ""));
     expect(idsOf((await search(f.w.member, { search: "axolotl" })).page)).toEqual([ids.textPage]);
     expect(idsOf((await search(f.w.member, { search: "pangolin" })).page)).toEqual([]);
     await t.db
       .update(pages)
       .set({ descriptionStripped: "The pangolin strategy for Q3" })
-      .where(eq(pages.id, ids.textPage));
+      .where(eq(pages.id, ids.textPage ?? ""));
   });
 
   it("a member sees no private project, private page or view of others, nothing archived, drafted, deleted or in intake", async () => {
