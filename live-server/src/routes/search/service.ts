@@ -121,6 +121,14 @@ export type ProjectObjectHit = {
   timezone: string;
 };
 
+/** Rows as the query gives them, their project's identifier and time zone taken from the sight. */
+function withProject(scope: Scope, rows: unknown[] | undefined): ProjectObjectHit[] {
+  return ((rows ?? []) as Omit<ProjectObjectHit, "project__identifier" | "timezone">[]).map((x) => {
+    const project = scope.sight.byId.get(x.project_id);
+    return { ...x, project__identifier: project?.identifier ?? "", timezone: project?.timezone ?? "UTC" };
+  });
+}
+
 const OBJECTS = {
   cycle: { table: "cycles", feature: "cycle_view" },
   module: { table: "modules", feature: "module_view" },
@@ -146,9 +154,9 @@ function projectObjectsMatching(
     kind === "issue_view"
       ? sql` and (x.access = ${VIEW_ACCESS.public} or x.owned_by_id = ${scope.access.user.id}::uuid)`
       : sql``;
-  return sql`select x.name, x.id, x.project_id, p.identifier as project__identifier, ${slug(scope)}::text as workspace__slug,
-        p.timezone, ${extra}, row_number() over (order by ${m.order}, x.id) as _o
-      from ${sql.raw(table)} x join projects p on p.id = x.project_id
+  return sql`select x.name, x.id, x.project_id, ${slug(scope)}::text as workspace__slug, ${extra},
+        row_number() over (order by ${m.order}, x.id) as _o
+      from ${sql.raw(table)} x
       where ${anyOf(sql`x.project_id`, projectIds(scope.sight, feature))} and x.archived_at is null${own}${m.where}
       order by ${m.order}, x.id limit ${limit}`;
 }
@@ -240,25 +248,27 @@ async function pagesMatching(db: DbOrTx, scope: Scope, terms: SearchTerms | null
 
 /** The pages `hits` (id, kind — 2 for a text match) found, with their projects in sight, in `order`. */
 async function pagesOf(db: DbOrTx, scope: Scope, hits: SQL, options: { order: SQL; limit: number }) {
-  const rows = await queryRows<PageHit & { project_ids: string[] | string; project_identifiers: string[] | string }>(
+  const rows = await queryRows<Omit<PageHit, "project_identifiers"> & { project_ids: string[] | string }>(
     db,
     sql`with hit(id, kind) as (${hits}),
       ranked as (select id, bool_or(kind = 2) as in_text from hit group by id)
       select pg.name, pg.id, pg.logo_props,
-        array_agg(p.id::text order by pp.created_at, p.id) as project_ids,
-        array_agg(p.identifier order by pp.created_at, p.id) as project_identifiers,
+        array_agg(pp.project_id::text order by pp.created_at, pp.project_id) as project_ids,
         ${slug(scope)}::text as workspace__slug
       from ranked r join pages pg on pg.id = r.id
       join page_projects pp on pp.page_id = pg.id
-      join projects p on p.id = pp.project_id and ${anyOf(sql`p.id`, projectIds(scope.sight, "page_view", true))}
+        and ${anyOf(sql`pp.project_id`, projectIds(scope.sight, "page_view", true))}
       group by pg.id, r.in_text
       order by ${options.order}, pg.id limit ${options.limit}`,
   );
-  return rows.map((r) => ({
-    ...r,
-    project_ids: pgArray(r.project_ids),
-    project_identifiers: pgArray(r.project_identifiers),
-  }));
+  return rows.map((r) => {
+    const projectIdsOfPage = pgArray(r.project_ids);
+    return {
+      ...r,
+      project_ids: projectIdsOfPage,
+      project_identifiers: projectIdsOfPage.map((id) => scope.sight.byId.get(id)?.identifier ?? ""),
+    };
+  });
 }
 
 /** A text[] as the drivers give it: node-postgres parses it, PGlite too — or its literal. */
@@ -343,7 +353,7 @@ export async function searchWorkspace(
       case "cycle":
       case "module":
       case "issue_view":
-        return (rows[group] as ProjectObjectHit[]).map(presentProjectObjectResult);
+        return withProject(scope, rows[group]).map(presentProjectObjectResult);
       case "page":
         return pages.map(presentPageResult);
     }
@@ -377,11 +387,11 @@ export async function searchEntities(
         return rows.map(presentIssueEntity);
       }
       case "cycle":
-        return (await alone<ProjectObjectHit>(db, projectObjectsMatching(scope, "cycle", terms, n))).map(
+        return withProject(scope, await alone(db, projectObjectsMatching(scope, "cycle", terms, n))).map(
           presentCycleEntity,
         );
       case "module":
-        return (await alone<ProjectObjectHit>(db, projectObjectsMatching(scope, "module", terms, n))).map(
+        return withProject(scope, await alone(db, projectObjectsMatching(scope, "module", terms, n))).map(
           presentModuleEntity,
         );
       case "page":

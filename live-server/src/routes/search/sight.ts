@@ -6,9 +6,10 @@
  *
  * Why a list and not a join in every query: PostgreSQL plans a membership join inside each kind
  * of match again (six kinds of work-item match, pages, cycles…), and on PGlite planning those
- * joins cost more than running the search (20 ms of 30 on the bench machine). The list narrows
- * each index scan; the rows that come out still pass the lists' own predicate
- * (issues/visibility.ts itemVisibleTo) before they are answered.
+ * joins cost more than running the search (20 ms of 30 on the bench machine; even a join to
+ * `projects` for an identifier costs a few ms of planning). The list narrows each index scan,
+ * identifiers and time zones are looked up in it; the work items that come out still pass the
+ * lists' own predicate (issues/visibility.ts itemVisibleTo) before they are answered.
  */
 import { ROLE } from "@tideline/shared";
 import { type SQL, sql } from "drizzle-orm";
@@ -29,6 +30,8 @@ export type ProjectInSight = {
 export type Sight = {
   workspaceId: string;
   userId: string;
+  /** Every project in sight by id: identifiers and time zones come from here, not from joins. */
+  byId: Map<string, ProjectInSight>;
   /** Every project in sight (a page lists all of its own that the caller is in). */
   all: ProjectInSight[];
   /** The projects searched: all of them, or the one asked for (workspace_search=false). */
@@ -51,7 +54,13 @@ export async function projectsInSight(
       where p.workspace_id = ${workspaceId}::uuid and p.archived_at is null
       order by p.id`,
   );
-  return { workspaceId, userId, all, projects: only ? all.filter((p) => p.id === only) : all };
+  return {
+    workspaceId,
+    userId,
+    byId: new Map(all.map((p) => [p.id, p])),
+    all,
+    projects: only ? all.filter((p) => p.id === only) : all,
+  };
 }
 
 /** `column = any('{…}'::uuid[])`, or false for no ids (ids come from the database). */

@@ -73,8 +73,11 @@ const tsquery = (terms: SearchTerms) => sql`websearch_to_tsquery('english', ${te
 const closeness = (terms: SearchTerms) =>
   sql`(word_similarity(${terms.text}, i.name) + similarity(${terms.text}, i.name))`;
 
-const COLUMNS = sql`i.id, i.name, i.sequence_id, i.project_id, p.identifier as project__identifier, i.priority,
-  i.state_id`;
+const COLUMNS = sql`i.id, i.name, i.sequence_id, i.project_id, i.priority, i.state_id`;
+
+/** The project's identifier, from the projects in sight (a join would cost planning time). */
+const withIdentifiers = (sight: Sight, rows: Omit<WorkItemHit, "project__identifier">[]): WorkItemHit[] =>
+  rows.map((r) => ({ ...r, project__identifier: sight.byId.get(r.project_id)?.identifier ?? "" }));
 
 /** The best `limit` work items for the text, best first. */
 export async function searchWorkItems(
@@ -112,18 +115,21 @@ export async function searchWorkItems(
 
   const flag = (kind: SQL, points: number) =>
     sql`case when bool_or(kind = ${kind}) then ${sql.raw(String(points))} else 0 end`;
-  const found = await queryRows<WorkItemHit>(
-    db,
-    sql`with hit(id, kind) as (${sql.join(kinds, sql` union all `)}),
+  const found = withIdentifiers(
+    sight,
+    await queryRows<Omit<WorkItemHit, "project__identifier">>(
+      db,
+      sql`with hit(id, kind) as (${sql.join(kinds, sql` union all `)}),
       ranked as (select id, ${flag(KEY, 100)} + ${flag(PREFIX, 20)} + ${flag(WORDS, 10)} + ${flag(CONTAINS, 5)}
           + ${flag(TEXT, 2)} + ${flag(COMMENT, 1)} as points
         from hit group by id)
       select ${COLUMNS},
         (r.points + case when lower(i.name) = lower(${terms.text}) then 50 else 0 end + ${closeness(terms)})::float8 as score
-      from ranked r join issues i on i.id = r.id join projects p on p.id = i.project_id
+      from ranked r join issues i on i.id = r.id
       where ${visible(sight)}
       order by score desc, i.updated_at desc, i.id
       limit ${limit}`,
+    ),
   );
   if (found.length >= limit || terms.fuzzyWords.length === 0) return found;
   return [...found, ...(await typoMatches(db, sight, terms, limit - found.length, found))];
@@ -147,16 +153,17 @@ async function typoMatches(
         sql`, `,
       )})`
     : sql``;
-  return queryRows<WorkItemHit>(
+  const rows = await queryRows<Omit<WorkItemHit, "project__identifier">>(
     db,
     sql`select * from (
         select ${COLUMNS}, ${closeness(terms)}::float8 as score
-        from issues i join projects p on p.id = i.project_id
+        from issues i
         where ${close} and i.workspace_id = ${sight.workspaceId}::uuid and ${narrowed(sight)} and ${visible(sight)}${seen}
         limit ${Math.max(limit * 2, 20)}) t
       order by score desc, id
       limit ${limit}`,
   );
+  return withIdentifiers(sight, rows);
 }
 
 /**
@@ -165,15 +172,15 @@ async function typoMatches(
  */
 export async function newestWorkItems(db: DbOrTx, sight: Sight, limit: number): Promise<WorkItemHit[]> {
   if (limit <= 0 || sight.projects.length === 0) return [];
-  return queryRows<WorkItemHit>(
+  const rows = await queryRows<Omit<WorkItemHit, "project__identifier">>(
     db,
-    sql`select n.* from projects p
+    sql`select n.* from unnest(${`{${projectIds(sight).join(",")}}`}::uuid[]) as p(id)
       cross join lateral (
         select ${COLUMNS}, 0::float8 as score, i.created_at from issues i
         where i.project_id = p.id and ${narrowed(sight)} and ${visible(sight)}
         order by i.sequence_id desc limit ${limit}) n
-      where ${anyOf(sql`p.id`, projectIds(sight))}
       order by n.created_at desc, n.id
       limit ${limit}`,
   );
+  return withIdentifiers(sight, rows);
 }
