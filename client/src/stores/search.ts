@@ -7,7 +7,6 @@
  * Recent searches (the queries whose result was opened) are kept in this browser per person and
  * workspace, newest first, five at most: they belong to the one who typed them, not the team.
  */
-import { HTTPError } from "ky";
 import { api } from "../lib/api";
 
 /** The groups of an answer, in the order the palette shows them. */
@@ -81,11 +80,6 @@ export async function searchWorkspace(
 /** Was this rejection the person typing on (an aborted question), not a failure to report? */
 export function isAbandoned(error: unknown): boolean {
   return error instanceof DOMException && error.name === "AbortError";
-}
-
-/** Was the server unable to answer (as opposed to a network drop)? Used for the palette's message. */
-export function isServerRefusal(error: unknown): boolean {
-  return error instanceof HTTPError;
 }
 
 /** The screen a result opens (the same paths the sidebar and lists link to). */
