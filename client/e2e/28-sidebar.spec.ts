@@ -124,8 +124,15 @@ test.describe
         const stickiesHandle = dialog.getByRole("button", { name: "Move Stickies" });
         await stickiesHandle.focus();
         await page.keyboard.press("Space");
-        for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowUp");
+        // dnd-kit listens for the arrows only once the pick-up has settled, and measures between
+        // moves: each step waits for its announcement (the live region) before the next key.
+        await expect(stickiesHandle).toHaveAttribute("aria-pressed", "true");
+        for (const over of ["Archives", "Your work", "Drafts", "Views"]) {
+          await page.keyboard.press("ArrowUp");
+          await expect(page.getByText(`Stickies is over ${over}.`)).toBeAttached();
+        }
         await page.keyboard.press("Space");
+        await expect(stickiesHandle).not.toHaveAttribute("aria-pressed", "true");
         await expect(rows.locator(".sbc-name")).toHaveText(["Stickies", "Views", "Drafts", "Your work", "Archives"]);
 
         // Archives pinned, and dragged above Views.
