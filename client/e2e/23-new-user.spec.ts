@@ -181,6 +181,57 @@ test.describe
       }
     });
 
+    test("the peek's properties stay where they are while its description editor loads", async ({ browser }) => {
+      // The editor's code held back (a slow network or a busy machine): what stands in for it has
+      // the editor's toolbar row and height, or shows the stored text, so a click aimed at a
+      // property while it loads lands on that property. Service workers are blocked so that every
+      // request of this context meets the route.
+      const slow = await openSession(browser, new URL(page.url()).origin, {
+        storageState: await context.storageState(),
+        serviceWorkers: "block",
+      });
+      try {
+        let held: Promise<void> = Promise.resolve();
+        await slow.page.route(/\/assets\/live-editor-[^/]+\.js$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        const slowBoard = new WorkItemsPage(slow.page);
+        const openBoard = async () => {
+          await slowBoard.open(f.slug, f.projectId);
+          await slowBoard.useLayout("List");
+        };
+        for (const name of ["Plan the move", "Blank slate"]) {
+          let release = () => {};
+          held = new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          // A fresh load each time: once loaded, the editor's code stays in the page.
+          await openBoard();
+          const peek = await slowBoard.openPeek(slowBoard.row(name), name);
+          const priority = peek
+            .getByRole("region", { name: "Properties" })
+            .getByRole("button", { name: /^Priority: / });
+          const standIn = peek.locator(".wid-description .rte-loading");
+          await expect(priority).toBeVisible();
+          // The stored text shows before the editor, read-only in its place; a blank one is shaded.
+          if (name === "Plan the move") await expect(standIn).toContainText("Boxes first, then the desks.");
+          else await expect(standIn).toBeVisible();
+          const before = await priority.boundingBox();
+          release();
+          await expect(peek.locator(".wid-description").getByRole("toolbar", { name: "Formatting" })).toBeVisible(LIVE);
+          await expect(peek.locator(".live-editor:not(.live-editor-pending)")).toBeVisible(LIVE);
+          if (name === "Plan the move") {
+            await expect(peek.getByRole("textbox", { name: "Description" })).toContainText("Boxes first", LIVE);
+          }
+          expect((await priority.boundingBox())?.y).toBe(before?.y);
+          await new WorkItemPage(slow.page, peek).close();
+        }
+      } finally {
+        await slow.context.close();
+      }
+    });
+
     test("offline: a banner says so, a new item is named by its title until it syncs, and the chip leaves the breadcrumb its room", async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await board.open(f.slug, f.projectId);

@@ -4,7 +4,7 @@
  * costs nothing; the placeholder keeps the layout steady while the chunk arrives.
  */
 import { lazy, Suspense } from "react";
-import { useTranslation } from "react-i18next";
+import { EditorPlaceholder } from "./placeholder";
 import type { LiveEditorProps, RichTextEditorProps } from "./types";
 import "./editor.css";
 
@@ -27,15 +27,13 @@ export function preloadRichTextEditor(): void {
 }
 
 export function RichTextEditor(props: RichTextEditorProps) {
-  const { t } = useTranslation();
   return (
     <Suspense
       fallback={
-        <div
-          className={`rte rte-${props.variant ?? "full"} rte-loading`}
-          role="status"
-          aria-busy="true"
-          aria-label={t("workItem.editor.loading")}
+        <EditorPlaceholder
+          variant={props.variant}
+          editable={props.editable ?? true}
+          withImage={Boolean(props.onUploadImage)}
         />
       }
     >
@@ -50,15 +48,14 @@ export function RichTextEditor(props: RichTextEditorProps) {
  * LiveDocumentBadge next to it, fed by `onStatusChange`.
  */
 export function LiveEditor(props: LiveEditorProps) {
-  const { t } = useTranslation();
   return (
     <Suspense
       fallback={
-        <div
-          className={`rte rte-full rte-loading ${props.className ?? ""}`}
-          role="status"
-          aria-busy="true"
-          aria-label={t("workItem.editor.loading")}
+        <EditorPlaceholder
+          editable={props.editable}
+          withImage={Boolean(props.onUploadImage)}
+          html={props.previewHtml}
+          className={props.className}
         />
       }
     >

@@ -35,6 +35,7 @@ import type * as Y from "yjs";
 import { connectionState, openDocument } from "../../lib/live";
 import { session } from "../../stores/session";
 import { titleText } from "./page-title";
+import { EditorPlaceholder } from "./placeholder";
 import { RichTextEditorImpl } from "./rich-text-editor";
 import type { CollaborationOptions, LiveDocumentStatus, LiveEditorProps } from "./types";
 
@@ -112,6 +113,7 @@ export function LiveEditorImpl({
   onTitleChange,
   showCharacterCount,
   className,
+  previewHtml,
 }: LiveEditorProps) {
   const { t } = useTranslation();
   const user = useSnapshot(session).user;
@@ -295,14 +297,12 @@ export function LiveEditorImpl({
   const canEdit = editable && !raw.readOnly && !(raw.problem && STOPS_EDITING.has(raw.problem));
 
   if (!live || !collaboration) {
-    return (
-      <div
-        className={`rte rte-full rte-loading ${className ?? ""}`}
-        role="status"
-        aria-busy="true"
-        aria-label={t("workItem.editor.loading")}
-      />
-    );
+    return <EditorPlaceholder
+        editable={editable}
+        withImage={Boolean(onUploadImage)}
+        html={previewHtml}
+        className={className}
+      />;
   }
 
   return (

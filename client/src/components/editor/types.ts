@@ -98,4 +98,9 @@ export type LiveEditorProps = {
   onTitleChange?: (title: string) => void;
   showCharacterCount?: boolean;
   className?: string;
+  /**
+   * The stored HTML (server-sanitised), shown read-only while the editor's code and the live
+   * document load, so the text is there at once and nothing below it moves when the editor comes.
+   */
+  previewHtml?: string;
 };

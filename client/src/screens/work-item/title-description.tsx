@@ -139,6 +139,7 @@ export function DescriptionField({ item, initialHtml }: { item: WorkItem; initia
         onUploadImage={editable ? upload : undefined}
         mentionables={mentionables}
         onStatusChange={setStatus}
+        previewHtml={isEmptyRichText(initialHtml) ? undefined : initialHtml}
       />
       <div className="wid-save-state">
         <DescriptionHistory itemId={item.id} />
