@@ -181,12 +181,16 @@ test.describe
       }
     });
 
-    test("the peek's properties stay where they are while its description editor loads", async ({ browser }) => {
+    test("the peek's properties stay where they are while its description editor loads", async ({
+      browser,
+      baseURL,
+    }) => {
       // The editor's code held back (a slow network or a busy machine): what stands in for it has
       // the editor's toolbar row and height, or shows the stored text, so a click aimed at a
       // property while it loads lands on that property. Service workers are blocked so that every
       // request of this context meets the route.
-      const slow = await openSession(browser, new URL(page.url()).origin, {
+      await api.createWorkItem(f, { name: "Still empty" });
+      const slow = await openSession(browser, baseURL ?? "http://localhost:3100", {
         storageState: await context.storageState(),
         serviceWorkers: "block",
       });
@@ -201,7 +205,7 @@ test.describe
           await slowBoard.open(f.slug, f.projectId);
           await slowBoard.useLayout("List");
         };
-        for (const name of ["Plan the move", "Blank slate"]) {
+        for (const name of ["Plan the move", "Still empty"]) {
           let release = () => {};
           held = new Promise<void>((resolve) => {
             release = resolve;
