@@ -31,9 +31,15 @@ function e2eDataDir(): string {
   return dir;
 }
 
+/**
+ * As scripts/ensure-chromium.mjs chooses: CHROMIUM_PATH, else the headless shell (about a fifth
+ * less CPU than the full browser headless), else the full Chromium. `--headed` needs the full one:
+ * CHROMIUM_PATH=/usr/bin/chromium.
+ */
 function chromiumPath(): string {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  return ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((file) => existsSync(file)) ?? "/usr/bin/chromium";
+  const candidates = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+  return candidates.find((file) => existsSync(file)) ?? "/usr/bin/chromium";
 }
 
 /** Read by client/e2e/support/mail-log.ts; the runner clears test-results/ before starting the server. */
@@ -68,7 +74,11 @@ export default defineConfig({
   outputDir: RESULTS_DIR,
   use: {
     baseURL: BASE_URL,
-    trace: "retain-on-failure",
+    // No trace unless asked (E2E_TRACE=retain-on-failure, or on): recording one streams a
+    // screencast and DOM snapshots of every test, which nearly doubled the suite on 2 cores (8.6 →
+    // 4.8 min; Chromium's GPU process alone 169 → 23 CPU-s). A failure still leaves its screenshot
+    // and the page's accessibility snapshot (error-context.md); re-run that spec with a trace.
+    trace: (process.env.E2E_TRACE as "off" | "on" | "retain-on-failure" | undefined) ?? "off",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: chromiumPath(),

@@ -264,11 +264,11 @@ test.describe
       await expect(card(page, "2030-03-22", "Sign the venue contract")).toBeVisible();
       await expect
         .poll(async () => {
-          const item = (await api.byName(f, "Sign the venue contract")) as {
-            target_date?: string;
-            module_ids?: string[];
-          };
-          return [item.target_date?.slice(0, 10), item.module_ids];
+          // The card shows at once; the item reaches the server through the outbox just after.
+          const item = (await api.findByName(f, "Sign the venue contract")) as
+            | { target_date?: string; module_ids?: string[] }
+            | undefined;
+          return [item?.target_date?.slice(0, 10), item?.module_ids];
         })
         .toEqual(["2030-03-22", [mod.id]]);
     });

@@ -167,6 +167,11 @@ export class WorkItemsApi {
     return Array.isArray(page.results) ? page.results : Object.values(page.results).flatMap((g) => g.results);
   }
 
+  /** The item named so, or undefined while the server has none yet (for polls). */
+  async findByName(f: Fixture, name: string): Promise<WorkItemJson | undefined> {
+    return (await this.workItems(f)).find((i) => i.name === name);
+  }
+
   async byName(f: Fixture, name: string): Promise<WorkItemJson> {
     const item = (await this.workItems(f)).find((i) => i.name === name);
     expect(item, `work item "${name}" exists`).toBeTruthy();
