@@ -18,6 +18,20 @@
  *   the people it newly mentions.
  * - comment.created: subscribers and assignees ("comment"); people mentioned in it get
  *   "mentioned" instead. comment.updated: only people newly mentioned by the edit.
+ * - Intake requests (routes/intake): a request's work item announces no issue.* event until it is
+ *   accepted, so intake.created counts as its issue.created and an intake.updated that edited the
+ *   work item (`changed_fields`) as its issue.updated; triage alone (snooze, decline, duplicate,
+ *   accept) tells no one, as in the reference product (its intake status activity is recorded
+ *   with notification=False). The acceptance's issue.created makes no notifications either (the
+ *   item was announced when it was submitted): it turns is_inbox_issue off on the notifications
+ *   about it and publishes notification.updated for each. While the item is a request, only
+ *   members and its submitter hear of it (a guest sees only their own requests, whatever the
+ *   project's guest_view_all says).
+ * is_inbox_issue: set when the notification is made, true while its work item is an intake
+ * request (issues.in_intake: pending, snoozed, declined or duplicate), with `data.intake = {id}`
+ * (the request) for the client to open it in intake. The reference computes the flag on every
+ * list from the request's status (pending, snoozed, duplicate); a declined request counts here
+ * too, because Tideline's work-item paths answer 404 for any request until it is accepted.
  * Preferences (user_profiles.notification_preferences): mentioned → mention, comment → comment,
  * state_change → state_change, issue_completed → issue_completed or state_change, everything
  * else → property_change. A mentioned person whose mention preference is off still gets the
@@ -28,6 +42,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryRows, type Tx } from "../db/client.ts";
 import {
+  intakeIssues,
   issues,
   type NotificationPreferences,
   notifications,
@@ -38,7 +53,7 @@ import {
   users,
   workspaceMembers,
 } from "../db/schema.ts";
-import { type EventBus, transactionWithEvents } from "../events/bus.ts";
+import { type EmitFn, type EventBus, transactionWithEvents } from "../events/bus.ts";
 import { isUuid } from "../http/ids.ts";
 import { mentionedUserIds } from "./mentions.ts";
 import { presentNotifications, unreadCounts } from "./presenter.ts";
@@ -83,6 +98,10 @@ type IssueContext = {
   createdById: string | null;
   identifier: string;
   guestViewAll: boolean;
+  /** Still an intake request (not accepted yet). */
+  inIntake: boolean;
+  /** The intake request it came from, if any (accepted ones too). */
+  intakeId: string | null;
 };
 
 type Receiver = { id: string; name: string; prefs: NotificationPreferences };
@@ -96,9 +115,17 @@ type Draft = {
   message?: { html: string; stripped: string };
 };
 
-type Plan = { issue: IssueContext; drafts: Draft[] };
+/** `leftIntake`: the event is an intake request's acceptance (its notifications leave intake). */
+type Plan = { issue: IssueContext; drafts: Draft[]; leftIntake?: boolean };
 
-const HANDLED = new Set<string>(["issue.created", "issue.updated", "comment.created", "comment.updated"]);
+const HANDLED = new Set<string>([
+  "issue.created",
+  "issue.updated",
+  "comment.created",
+  "comment.updated",
+  "intake.created",
+  "intake.updated",
+]);
 
 const DEFAULT_PREFERENCES: NotificationPreferences = {
   property_change: true,
@@ -311,6 +338,7 @@ export class NotificationService {
     const actorId = event.actor_id;
     return transactionWithEvents(this.db, this.bus, { actorId, clientMutationId: null }, async (tx, emit) => {
       const plan = await this.plan(tx, event);
+      if (plan?.leftIntake) return leaveIntake(tx, emit, plan.issue);
       if (!plan || plan.drafts.length === 0) return 0;
       const { issue, drafts } = plan;
       const receiverIds = [...new Set(drafts.map((d) => d.receiverId))];
@@ -329,6 +357,20 @@ export class NotificationService {
         )
         .limit(1);
       if (seen) return 0;
+
+      let inIntake = issue.inIntake;
+      if (inIntake) {
+        // Read again under a share lock: an acceptance (which locks the item's row) either
+        // committed before — then these rows are made outside intake — or waits for this
+        // transaction, and its issue.created then finds these rows to turn off.
+        const [now] = await tx
+          .select({ inIntake: issues.inIntake })
+          .from(issues)
+          .where(eq(issues.id, issue.id))
+          .for("share");
+        inIntake = now?.inIntake ?? false;
+      }
+      const intake = inIntake && issue.intakeId ? { intake: { id: issue.intakeId } } : {};
 
       const [actor] = actorId
         ? await tx
@@ -364,9 +406,10 @@ export class NotificationService {
             message: d.message ? d.message.stripped : null,
             messageHtml: d.message?.html ?? "",
             messageStripped: d.message?.stripped ?? "",
-            data: { source_event_id: event.id, issue: issueData, issue_activity: d.activity },
+            data: { source_event_id: event.id, issue: issueData, issue_activity: d.activity, ...intake },
             sender: `${SENDER_PREFIX}${d.kind}`,
             isMentionedNotification: d.kind === "mentioned",
+            isInboxIssue: inIntake,
             createdById: actorId,
             updatedById: actorId,
             // One event can make several rows for one person: keep them in the order made.
@@ -391,20 +434,38 @@ export class NotificationService {
     const data = event.data;
     switch (event.type) {
       case "issue.created":
-        return this.planIssueCreated(tx, event, data);
+        return this.planIssueCreated(tx, event, event.entity_id, data, false);
       case "issue.updated":
-        return this.planIssueUpdated(tx, event, data);
+        return this.planIssueUpdated(tx, event, event.entity_id, data);
       case "comment.created":
       case "comment.updated":
         return this.planComment(tx, event, data);
+      case "intake.created":
+      case "intake.updated": {
+        // The event is about the request; its work item (as issue.* events present one) is `issue`.
+        const item = data.issue as Record<string, unknown> | null | undefined;
+        const itemId = str(item?.id);
+        if (!item || !itemId) return null;
+        return event.type === "intake.created"
+          ? this.planIssueCreated(tx, event, itemId, item, true)
+          : this.planIssueUpdated(tx, event, itemId, { ...item, changed_fields: data.changed_fields });
+      }
       default:
         return null;
     }
   }
 
-  private async planIssueCreated(tx: Tx, event: DomainEvent, data: Record<string, unknown>): Promise<Plan | null> {
-    const issue = await loadIssueContext(tx, event.entity_id);
+  private async planIssueCreated(
+    tx: Tx,
+    event: DomainEvent,
+    issueId: string,
+    data: Record<string, unknown>,
+    submitted: boolean,
+  ): Promise<Plan | null> {
+    const issue = await loadIssueContext(tx, issueId);
     if (!issue) return null;
+    // An accepted request: announced when it was submitted (intake.created).
+    if (!submitted && issue.intakeId) return { issue, drafts: [], leftIntake: true };
     const assignees = strList(data.assignee_ids);
     const mentioned = mentionedUserIds(str(data.description_html));
     const audience = await loadAudience(tx, issue, [...assignees, ...mentioned], event.actor_id);
@@ -439,19 +500,24 @@ export class NotificationService {
     return { issue, drafts };
   }
 
-  private async planIssueUpdated(tx: Tx, event: DomainEvent, data: Record<string, unknown>): Promise<Plan | null> {
+  private async planIssueUpdated(
+    tx: Tx,
+    event: DomainEvent,
+    issueId: string,
+    data: Record<string, unknown>,
+  ): Promise<Plan | null> {
     const expected = new Set(
       strList(data.changed_fields)
         .map((f) => HISTORY_FIELD[f])
         .filter((f): f is string => Boolean(f)),
     );
     if (expected.size === 0) return null;
-    const issue = await loadIssueContext(tx, event.entity_id);
+    const issue = await loadIssueContext(tx, issueId);
     if (!issue) return null;
     // A description saved from the live editor (folded every few seconds) writes no history and
     // tells no followers; only the people it newly mentions hear of it.
     const live = event.client_mutation_id?.startsWith(LIVE_MUTATION_PREFIX) ?? false;
-    const rows = live ? [] : await historyOfChange(tx, event, expected);
+    const rows = live ? [] : await historyOfChange(tx, event, issue.id, data, expected);
     if (!rows) {
       this.log.warn({ eventId: event.id, issueId: issue.id }, "notifications: history of the change not found");
     }
@@ -605,10 +671,13 @@ async function loadIssueContext(tx: Tx, issueId: string): Promise<IssueContext |
       createdById: issues.createdById,
       identifier: projects.identifier,
       guestViewAll: projects.guestViewAllFeatures,
+      inIntake: issues.inIntake,
+      intakeId: intakeIssues.id,
     })
     .from(issues)
     .innerJoin(projects, eq(projects.id, issues.projectId))
     .leftJoin(states, eq(states.id, issues.stateId))
+    .leftJoin(intakeIssues, eq(intakeIssues.issueId, issues.id))
     .where(eq(issues.id, issueId))
     .limit(1);
   if (!row || row.deletedAt || row.isDraft) return null;
@@ -629,7 +698,8 @@ async function followersOf(tx: Tx, issueId: string): Promise<string[]> {
 /**
  * Of `candidates`, those who may hear about the item, with their preferences: not the actor,
  * active users, active members of the workspace and of the item's project, and — for a guest of a
- * project that hides other people's items from guests — only its creator.
+ * project that hides other people's items from guests, or of any project while the item is an
+ * intake request (routes/intake: a guest sees only their own requests) — only its creator.
  */
 async function loadAudience(
   tx: Tx,
@@ -666,7 +736,7 @@ async function loadAudience(
     );
   const out = new Map<string, Receiver>();
   for (const r of rows) {
-    const seesItem = r.role >= ROLE.member || issue.guestViewAll || issue.createdById === r.id;
+    const seesItem = r.role >= ROLE.member || (issue.guestViewAll && !issue.inIntake) || issue.createdById === r.id;
     if (!seesItem) continue;
     out.set(r.id, { id: r.id, name: r.name, prefs: { ...DEFAULT_PREFERENCES, ...(r.prefs ?? {}) } });
   }
@@ -712,14 +782,20 @@ async function groupsOf(tx: Tx, stateIds: readonly (string | null)[]): Promise<M
  * mistaken for this one when it sets the same fields to the same values — which then reads the
  * same. Null when nothing matches.
  */
-async function historyOfChange(tx: Tx, event: DomainEvent, expected: Set<string>): Promise<ActivityRow[] | null> {
+async function historyOfChange(
+  tx: Tx,
+  event: DomainEvent,
+  issueId: string,
+  data: Record<string, unknown>,
+  expected: Set<string>,
+): Promise<ActivityRow[] | null> {
   const rows = await queryRows<ActivityRow>(
     tx,
     sql`select id::text as id, field, verb, old_value, new_value, old_identifier::text as old_identifier,
           new_identifier::text as new_identifier, actor_id::text as actor_id, comment_id::text as comment_id,
           created_at, xmin::text as tx
         from issue_activities
-        where issue_id = ${event.entity_id}::uuid
+        where issue_id = ${issueId}::uuid
           and (verb in ('updated', 'removed') or (field in ('cycles', 'modules') and verb in ('created', 'deleted')))
         order by created_at desc, id desc
         limit 200`,
@@ -737,7 +813,7 @@ async function historyOfChange(tx: Tx, event: DomainEvent, expected: Set<string>
     if (group.every((r) => new Date(r.created_at).getTime() < notBefore)) break;
     const fields = new Set(group.map(fieldOf));
     if (fields.size !== expected.size || [...expected].some((f) => !fields.has(f))) continue;
-    if (!group.every((r) => agreesWith(r, event.data))) continue;
+    if (!group.every((r) => agreesWith(r, data))) continue;
     // Oldest first, as they were written.
     return group.reverse();
   }
@@ -745,6 +821,40 @@ async function historyOfChange(tx: Tx, event: DomainEvent, expected: Set<string>
 }
 
 const HISTORY_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * An intake request was accepted: the notifications about its work item stop being intake ones
+ * (the client opens the work item, no longer the request). Each changed one is published as
+ * notification.updated to its receiver. Returns how many changed.
+ */
+async function leaveIntake(tx: Tx, emit: EmitFn, issue: IssueContext): Promise<number> {
+  const rows = await tx
+    .update(notifications)
+    .set({ isInboxIssue: false, updatedAt: new Date() })
+    .where(
+      and(
+        eq(notifications.workspaceId, issue.workspaceId),
+        eq(notifications.entityIdentifier, issue.id),
+        eq(notifications.isInboxIssue, true),
+      ),
+    )
+    .returning();
+  if (rows.length === 0) return 0;
+  const presented = await presentNotifications(tx, rows);
+  const counts = await unreadCounts(
+    tx,
+    issue.workspaceId,
+    rows.map((r) => r.receiverId),
+  );
+  for (const n of presented) {
+    emit(
+      "notification.updated",
+      { workspaceId: issue.workspaceId, projectId: issue.projectId, entityId: n.id },
+      { ...n, receiver_id: n.receiver, unread_counts: counts.get(n.receiver) ?? null },
+    );
+  }
+  return rows.length;
+}
 
 /** The notification service of an app, for tests that wait until it is idle. */
 const services = new WeakMap<object, NotificationService>();

@@ -4,7 +4,9 @@
  * no work-item list, count, search or sync (issues/common.ts visibleConditions and every list
  * query test in_intake) until a member accepts it; then in_intake turns false and the item is
  * announced with issue.created. intake.* events carry the request (its `created_by` lets the
- * live layer give a guest only their own).
+ * live layer give a guest only their own); intake.updated also says which work-item fields the
+ * call changed (`changed_fields`). Notifications about a request (notifications/service.ts) come
+ * from intake.created and from edits, marked is_inbox_issue until the request is accepted.
  */
 import { ROLE } from "@tideline/shared";
 import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
@@ -252,8 +254,9 @@ function emitRequest(
   emit: EmitFn,
   type: "intake.created" | "intake.updated" | "intake.deleted",
   r: PresentedIntakeIssue,
+  extra: Record<string, unknown> = {},
 ) {
-  emit(type, { workspaceId: r.workspace, projectId: r.project, entityId: r.id }, { ...r });
+  emit(type, { workspaceId: r.workspace, projectId: r.project, entityId: r.id }, { ...r, ...extra });
 }
 
 /** Submit a request: a work item in the project's default state, held in intake (pending). */
@@ -371,8 +374,9 @@ export async function updateRequest(
       : null;
     const [issueRow] = await tx.select().from(issues).where(eq(issues.id, row.issueId)).for("update");
     if (!issueRow) throw notFound("Intake work item");
+    let changed: string[] = [];
     if (issueInput && Object.values(issueInput).some((v) => v !== undefined)) {
-      await updateIssue(tx, emit, actor, issueRow, issueInput);
+      ({ changed } = await updateIssue(tx, emit, actor, issueRow, issueInput));
     }
     const accepting = status === INTAKE_STATUS.accepted && row.status !== INTAKE_STATUS.accepted;
     const [updated] = await tx
@@ -391,7 +395,10 @@ export async function updateRequest(
     }
     const [out] = await present(tx, [updated]);
     if (!out) throw new Error("intake request not found");
-    emitRequest(emit, "intake.updated", out);
+    // The work-item fields this call changed ([] for triage alone), as issue.updated names them:
+    // an edit of a request is told to its followers from this event (notifications/service.ts),
+    // since a request's work item announces no issue.* events until it is accepted.
+    emitRequest(emit, "intake.updated", out, { changed_fields: changed });
     return out;
   });
 }
