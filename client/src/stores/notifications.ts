@@ -47,6 +47,8 @@ export type Notification = {
       new_value?: string | null;
       issue_comment?: string | null;
     } | null;
+    /** The intake request, when the work item was one as the notification was made. */
+    intake?: { id: string } | null;
   };
   entity_identifier: string | null;
   message_stripped: string | null;
@@ -58,6 +60,8 @@ export type Notification = {
   archived_at: string | null;
   snoozed_till: string | null;
   is_mentioned_notification: boolean;
+  /** About an intake request not accepted yet: opened in the project's intake (data.intake). */
+  is_inbox_issue: boolean;
   workspace: string;
   project: string | null;
   created_at: string;

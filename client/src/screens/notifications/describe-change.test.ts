@@ -33,6 +33,7 @@ function notification(
     archived_at: null,
     snoozed_till: null,
     is_mentioned_notification: kind === "mentioned",
+    is_inbox_issue: false,
     workspace: "w1",
     project: "p1",
     created_at: "2026-11-25T10:00:00.000Z",

@@ -28,6 +28,7 @@ import { SkeletonRows } from "../workspace/components/skeleton";
 import { useCurrentWorkspace } from "../workspace/use-workspace";
 import { describeNotificationChange } from "./describe-change";
 import { SnoozeMenu } from "./snooze-menu";
+import { notificationTarget } from "./target";
 import "./notifications.css";
 import { CheckMenuItem } from "../workspace/components/menu";
 
@@ -168,7 +169,8 @@ function NotificationRow({ slug, n }: { slug: string; n: Notification }) {
 
   function open() {
     void markNotificationRead(slug, n, true, t("notifications.errors.read"));
-    if (key) navigate(`/${slug}/browse/${key}/`);
+    const to = notificationTarget(slug, n);
+    if (to) navigate(to);
   }
 
   return (
@@ -178,6 +180,7 @@ function NotificationRow({ slug, n }: { slug: string; n: Notification }) {
         <span className="notif-text">
           <span className="notif-title">{n.title}</span>
           <span className="notif-meta">
+            {n.is_inbox_issue ? <span className="notif-intake">{t("notifications.intake")}</span> : null}
             {key ? <span className="notif-key">{key}</span> : null}
             {n.data.issue ? <span className="notif-name">{n.data.issue.name}</span> : null}
           </span>
