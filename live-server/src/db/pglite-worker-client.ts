@@ -144,6 +144,15 @@ export class PgliteWorkerClient {
     return this.#closed;
   }
 
+  /**
+   * Whether this thread keeps the process alive (Node's ref/unref). A database kept idle for
+   * later (the test harness's pool) should not hold a finished process open.
+   */
+  keepProcessAlive(keep: boolean): void {
+    if (keep) this.#worker.ref();
+    else this.#worker.unref();
+  }
+
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     return this.#call({
       op: "query",
