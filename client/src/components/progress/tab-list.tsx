@@ -26,7 +26,12 @@ const STEP: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -
 export function TabList<K extends string>({ items, value, onChange, label, className, tabClassName }: Props<K>) {
   const ref = useRef<HTMLDivElement>(null);
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const index = items.findIndex((i) => i.key === value);
+    // Arrows move from the tab that has the focus. `value` can lag behind it: the screen's
+    // selection lives in the address, and a router navigation renders in a transition, so a
+    // second arrow pressed before that render would otherwise step from the old tab again.
+    const tabs = [...(ref.current?.querySelectorAll<HTMLButtonElement>("[role=tab]") ?? [])];
+    const focused = tabs.indexOf(event.target as HTMLButtonElement);
+    const index = focused >= 0 ? focused : items.findIndex((i) => i.key === value);
     let next: number | null = null;
     const step = STEP[event.key];
     if (step !== undefined) next = (index + step + items.length) % items.length;
@@ -37,7 +42,7 @@ export function TabList<K extends string>({ items, value, onChange, label, class
     const item = items[next];
     if (!item) return;
     onChange(item.key);
-    ref.current?.querySelectorAll<HTMLButtonElement>("[role=tab]")[next]?.focus();
+    tabs[next]?.focus();
   }
   return (
     <div ref={ref} className={clsx("tabs", className)} role="tablist" aria-label={label} onKeyDown={onKeyDown}>
