@@ -194,24 +194,24 @@ test.describe
         storageState: await context.storageState(),
         serviceWorkers: "block",
       });
+      const slowBoard = new WorkItemsPage(slow.page);
+      // The List layout is kept per person: chosen once, each fresh load below opens in it.
+      await slowBoard.open(f.slug, f.projectId);
+      await slowBoard.useLayout("List");
       try {
         let held: Promise<void> = Promise.resolve();
         await slow.page.route(/\/assets\/live-editor-[^/]+\.js$/, async (route) => {
           await held;
           await route.continue();
         });
-        const slowBoard = new WorkItemsPage(slow.page);
-        const openBoard = async () => {
-          await slowBoard.open(f.slug, f.projectId);
-          await slowBoard.useLayout("List");
-        };
         for (const name of ["Plan the move", "Still empty"]) {
           let release = () => {};
           held = new Promise<void>((resolve) => {
             release = resolve;
           });
           // A fresh load each time: once loaded, the editor's code stays in the page.
-          await openBoard();
+          await slowBoard.open(f.slug, f.projectId);
+          await expect(slowBoard.row(name)).toBeVisible();
           const peek = await slowBoard.openPeek(slowBoard.row(name), name);
           const priority = peek
             .getByRole("region", { name: "Properties" })

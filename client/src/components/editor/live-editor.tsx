@@ -297,12 +297,14 @@ export function LiveEditorImpl({
   const canEdit = editable && !raw.readOnly && !(raw.problem && STOPS_EDITING.has(raw.problem));
 
   if (!live || !collaboration) {
-    return <EditorPlaceholder
+    return (
+      <EditorPlaceholder
         editable={editable}
         withImage={Boolean(onUploadImage)}
         html={previewHtml}
         className={className}
-      />;
+      />
+    );
   }
 
   return (

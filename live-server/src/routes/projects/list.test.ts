@@ -219,11 +219,11 @@ describe("GET /project-stats/ counts work items, cycles and modules", () => {
       total_modules: 1,
       total_members: 3,
     });
-    await client(t.app, w.admin).patch(p.url + "/", { guest_view_all_features: true });
+    await client(t.app, w.admin).patch(`${p.url}/`, { guest_view_all_features: true });
     try {
       expect(await statsOf(w.guest, "&fields=total_issues")).toEqual({ id: p.id, total_issues: 4 });
     } finally {
-      await client(t.app, w.admin).patch(p.url + "/", { guest_view_all_features: false });
+      await client(t.app, w.admin).patch(`${p.url}/`, { guest_view_all_features: false });
     }
   });
 
