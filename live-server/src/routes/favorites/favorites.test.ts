@@ -317,6 +317,39 @@ describe("one table behind the entity calls and user-favorites", () => {
 });
 
 describe("live", () => {
+  it("a project an admin archives or deletes leaves its members' favorites at once: favorite.deleted for its star and its cycles'", async () => {
+    const tab = openTab(s.url, w.member);
+    tabs.push(tab);
+    const own = tab.open(userChannelName(w.member.id));
+    await synced(own);
+    for (const end of ["archive", "delete"] as const) {
+      const other = await projectWithTeam(s, w);
+      const starred = await as(w.member).post(`/api/workspaces/${w.slug}/user-favorite-projects/`, { project: other.id });
+      expect(starred.statusCode, starred.body).toBe(201);
+      const c = await as(w.member).post(`${other.url}/cycles/`, { name: `In ${end}d project` });
+      expect(c.statusCode, c.body).toBe(201);
+      await as(w.member).post(`${other.url}/user-favorite-cycles/`, { cycle: c.json().id });
+      const mine = (await list()).filter((f) => f.project_id === other.id || f.entity_identifier === other.id);
+      expect(mine).toHaveLength(2);
+      const before = own.messages.length;
+      const res =
+        end === "archive"
+          ? await as(w.admin).post(`${other.url}/archive/`, {})
+          : await as(w.admin).delete(`${other.url}/`);
+      expect(res.statusCode, res.body).toBe(end === "archive" ? 200 : 204);
+      await eventually(() =>
+        expect(
+          own.messages
+            .slice(before)
+            .filter((m) => m.event.type === "favorite.deleted")
+            .map((m) => m.event.entity_id)
+            .sort(),
+        ).toEqual(mine.map((f) => f.id).sort()),
+      );
+      expect((await list()).filter((f) => mine.some((m) => m.id === f.id))).toEqual([]);
+    }
+  });
+
   it("sends favorite events to the owner's user channel only, never to the workspace's or project's", async () => {
     const ownTab = openTab(s.url, w.member);
     const otherTab = openTab(s.url, w.admin);

@@ -121,7 +121,7 @@ export async function projectsRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: ProjectParams }>(`${PROJECT}/archive/`, async (request) => {
     const access = await asMember(request, ROLE.admin);
-    return { archived_at: await archiveProject(db, access) };
+    return { archived_at: await archiveProject(app.ctx, eventOrigin(request), access) };
   });
 
   app.delete<{ Params: ProjectParams }>(`${PROJECT}/archive/`, async (request, reply) => {

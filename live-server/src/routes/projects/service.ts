@@ -27,7 +27,7 @@ import { cycles, modules, projectMembers, projects, states, userFavorites, works
 import { type EventBus, type EventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../http/errors.ts";
 import type { ProjectAccess, ProjectRow, WorkspaceAccess } from "../../policies/access.ts";
-import { addFavorite, type FavoriteCtx, removeFavorite } from "../../services/favorites.ts";
+import { addFavorite, dropFavorites, type FavoriteCtx, removeFavorite } from "../../services/favorites.ts";
 import { memberStillInWorkspace, upsertMembership, workspaceRoles } from "./members.ts";
 import {
   type ProjectViewer,
@@ -460,9 +460,26 @@ export async function updateProject(
   }
 }
 
+/**
+ * Every favorite that leads into a project: the project's own star and those of its cycles,
+ * modules, views and pages (they carry the project's id).
+ */
+function favoritesInProject(project: ProjectRow): SQL | undefined {
+  return and(
+    eq(userFavorites.workspaceId, project.workspaceId),
+    or(
+      and(eq(userFavorites.entityType, PROJECT_FAVORITE), eq(userFavorites.entityIdentifier, project.id)),
+      eq(userFavorites.projectId, project.id),
+    ),
+  );
+}
+
 export async function deleteProject(ctx: Ctx, origin: EventOrigin, project: ProjectRow): Promise<void> {
   await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
-    // Members, states and favorites go with it (foreign keys cascade).
+    // Its favorites are deleted here rather than by the cascade, so that each owner's sidebars
+    // hear favorite.deleted and drop them at once.
+    await dropFavorites(tx, emit, favoritesInProject(project));
+    // Members and states go with it (foreign keys cascade).
     await tx.delete(projects).where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
     // Open live connections to its channel, items and pages are re-checked (and closed).
     emit(
@@ -473,25 +490,21 @@ export async function deleteProject(ctx: Ctx, origin: EventOrigin, project: Proj
   });
 }
 
-/** Archive: hide from the project list; the project's favorites go (as for cycles and modules). */
-export async function archiveProject(db: Db, access: ProjectAccess): Promise<Date> {
+/**
+ * Archive: hide from the project list. Every favorite leading into it goes, as the reference
+ * deletes the project's favorites on archive, and each owner hears favorite.deleted, so a
+ * member's open sidebar drops the star of a project someone else archived.
+ */
+export async function archiveProject(ctx: Ctx, origin: EventOrigin, access: ProjectAccess): Promise<Date> {
   const { project, user } = access;
   if (project.archivedAt) throw badRequest("This project is already archived.", undefined, "PROJECT_ARCHIVED");
   const archivedAt = new Date();
-  await db.transaction(async (tx) => {
+  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     await tx
       .update(projects)
       .set({ archivedAt, updatedById: user.id })
       .where(and(eq(projects.id, project.id), eq(projects.workspaceId, project.workspaceId)));
-    await tx
-      .delete(userFavorites)
-      .where(
-        and(
-          eq(userFavorites.workspaceId, project.workspaceId),
-          eq(userFavorites.entityType, PROJECT_FAVORITE),
-          eq(userFavorites.entityIdentifier, project.id),
-        ),
-      );
+    await dropFavorites(tx, emit, favoritesInProject(project));
   });
   return archivedAt;
 }
