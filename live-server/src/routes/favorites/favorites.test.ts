@@ -324,7 +324,9 @@ describe("live", () => {
     await synced(own);
     for (const end of ["archive", "delete"] as const) {
       const other = await projectWithTeam(s, w);
-      const starred = await as(w.member).post(`/api/workspaces/${w.slug}/user-favorite-projects/`, { project: other.id });
+      const starred = await as(w.member).post(`/api/workspaces/${w.slug}/user-favorite-projects/`, {
+        project: other.id,
+      });
       expect(starred.statusCode, starred.body).toBe(201);
       const c = await as(w.member).post(`${other.url}/cycles/`, { name: `In ${end}d project` });
       expect(c.statusCode, c.body).toBe(201);
