@@ -4,7 +4,8 @@
  * admin's open intake screen shows it without a reload and the sidebar's count moves; accepted,
  * it is a work item of the project. Another request is snoozed to a future day — it stays under
  * Open, marked snoozed (product-domain §4: Open shows pending and snoozed) — and unsnoozing makes
- * it pending again; declined and duplicate requests move to Closed. Pictures of the screen and
+ * it pending again; declined and duplicate requests move to Closed. The admin's edit of a request
+ * reaches its submitter's notifications marked Intake, and the entry opens the request. Pictures of the screen and
  * the create modal, wide and phone, light and dark. The spec signs up its own users, workspace
  * and project through the API.
  */
@@ -103,6 +104,24 @@ test.describe
       await expect(a.row("Export to CSV is broken")).toContainText("High");
       await expect(a.navCount).toHaveText(/1/, LIVE);
       await expectNotReloaded(pageA, MARK);
+    });
+
+    test("the admin's edit of a request reaches its submitter's notifications marked Intake, and opens the request", async () => {
+      const requests = await apiA.get<{ results: { id: string }[] }>(apiA.projectUrl(f, "intake-issues/"));
+      const request = requests.results.find((r) => JSON.stringify(r).includes("Export to CSV is broken"));
+      expect(request, "the guest's request is listed").toBeTruthy();
+      await apiA.patch(apiA.projectUrl(f, `intake-issues/${request?.id}/`), { issue: { priority: "urgent" } });
+
+      await pageB.goto(`/${f.slug}/notifications/`);
+      const entry = pageB.locator(".notif-row").filter({ hasText: "Export to CSV is broken" });
+      await expect(entry.getByText("Intake", { exact: true })).toBeVisible(LIVE);
+      await entry.locator(".notif-main").click();
+      await expect(pageB).toHaveURL(new RegExp(`/projects/${f.projectId}/intake/\\?request=${request?.id}$`));
+      await expect(b.detail).toBeVisible();
+      await expect(b.status).toHaveText("Pending");
+      // Back to the list, where the next test watches the request leave.
+      await b.goto(f.slug, f.projectId);
+      await expect(b.row("Export to CSV is broken")).toBeVisible();
     });
 
     test("accepted, the request leaves Open and is a work item of the project", async () => {
