@@ -112,6 +112,9 @@ test.describe
       await page.goto(link);
       await page.waitForURL((url) => url.pathname === "/" && url.searchParams.get("next_path") === link);
       await page.getByRole("link", { name: "Create an account" }).click();
+      // The sign-up screen is another route: wait for it, or the address goes into the sign-in
+      // screen's field that is still showing (seen under load: the sign-up screen then came up empty).
+      await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
       await new AuthPage(page).signUpWithCode(linkFollower.email, "");
 
       // Onboarding keeps the link too: profile, join the workspace, continue.
