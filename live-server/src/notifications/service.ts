@@ -417,15 +417,7 @@ export class NotificationService {
           })),
         )
         .returning();
-      const presented = await presentNotifications(tx, rows);
-      const counts = await unreadCounts(tx, issue.workspaceId, receiverIds);
-      for (const n of presented) {
-        emit(
-          "notification.created",
-          { workspaceId: issue.workspaceId, projectId: issue.projectId, entityId: n.id },
-          { ...n, receiver_id: n.receiver, unread_counts: counts.get(n.receiver) ?? null },
-        );
-      }
+      await publishNotifications(tx, emit, "notification.created", issue, rows);
       return rows.length;
     });
   }
@@ -840,6 +832,21 @@ async function leaveIntake(tx: Tx, emit: EmitFn, issue: IssueContext): Promise<n
     )
     .returning();
   if (rows.length === 0) return 0;
+  await publishNotifications(tx, emit, "notification.updated", issue, rows);
+  return rows.length;
+}
+
+/**
+ * Each row, as the list answers it, to its receiver's user channel, with the receiver's unread
+ * counts after the change (the sidebar's badge follows without a request).
+ */
+async function publishNotifications(
+  tx: Tx,
+  emit: EmitFn,
+  type: "notification.created" | "notification.updated",
+  issue: IssueContext,
+  rows: (typeof notifications.$inferSelect)[],
+): Promise<void> {
   const presented = await presentNotifications(tx, rows);
   const counts = await unreadCounts(
     tx,
@@ -848,12 +855,11 @@ async function leaveIntake(tx: Tx, emit: EmitFn, issue: IssueContext): Promise<n
   );
   for (const n of presented) {
     emit(
-      "notification.updated",
+      type,
       { workspaceId: issue.workspaceId, projectId: issue.projectId, entityId: n.id },
       { ...n, receiver_id: n.receiver, unread_counts: counts.get(n.receiver) ?? null },
     );
   }
-  return rows.length;
 }
 
 /** The notification service of an app, for tests that wait until it is idle. */
