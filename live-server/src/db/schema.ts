@@ -1352,3 +1352,96 @@ export const clientMutations = pgTable(
     index("client_mutations_user_created_idx").on(t.userId, t.createdAt),
   ],
 );
+
+// ───────────────────────────── API tokens ─────────────────────────────
+
+/**
+ * Personal API tokens of a member in one workspace (routes/api-tokens, public-api/). Only the
+ * sha256 of the secret is stored; the secret is shown once, in the create answer. A token acts
+ * as its user with that user's current roles, and only in its workspace.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    label: text("label").notNull(),
+    description: text("description").notNull().default(""),
+    tokenHash: text("token_hash").notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    lastUsed: ts("last_used"),
+    expiredAt: ts("expired_at"),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userType: integer("user_type").notNull().default(0),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    ...audit,
+  },
+  (t) => [
+    uniqueIndex("api_tokens_token_hash_key").on(t.tokenHash),
+    index("api_tokens_workspace_user_idx").on(t.workspaceId, t.userId),
+  ],
+);
+
+// ───────────────────────────── webhooks ─────────────────────────────
+
+/**
+ * A workspace's outgoing webhook (the reference's Webhook): which events it receives, its
+ * signing secret, and whether deliveries have been failing (set when a delivery gave up after
+ * its retries, cleared by the next success; is_active stays as the admin set it).
+ */
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    secretKey: text("secret_key").notNull(),
+    project: boolean("project").notNull().default(false),
+    issue: boolean("issue").notNull().default(false),
+    module: boolean("module").notNull().default(false),
+    cycle: boolean("cycle").notNull().default(false),
+    issueComment: boolean("issue_comment").notNull().default(false),
+    intake: boolean("intake").notNull().default(false),
+    failing: boolean("failing").notNull().default(false),
+    lastFailureAt: ts("last_failure_at"),
+    lastFailureReason: text("last_failure_reason"),
+    ...audit,
+  },
+  (t) => [uniqueIndex("webhooks_workspace_url_key").on(t.workspaceId, t.url)],
+);
+
+/** One delivery attempt of a webhook: what was sent and how the receiver answered. */
+export const webhookLogs = pgTable(
+  "webhook_logs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    webhookId: uuid("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    /** The delivery (X-Webhook-Delivery-Id): every attempt of one delivery shares it. */
+    deliveryId: uuid("delivery_id").notNull(),
+    event: text("event").notNull(),
+    action: text("action").notNull(),
+    /** "success" or "failed". */
+    status: text("status").notNull(),
+    attempt: integer("attempt").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    responseStatus: integer("response_status"),
+    /** The first 1 KB of the receiver's answer. */
+    responseBody: text("response_body"),
+    error: text("error"),
+    /** The exact JSON body sent, so a delivery can be sent again as it was. */
+    requestBody: text("request_body").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("webhook_logs_webhook_created_idx").on(t.webhookId, t.createdAt)],
+);
