@@ -1,5 +1,6 @@
 /** Every route module of the API, registered in one place. */
 import type { FastifyInstance } from "fastify";
+import { apiTokensRoutes } from "./api-tokens/routes.ts";
 import { assetsRoutes } from "./assets/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { cyclesRoutes } from "./cycles/routes.ts";
@@ -52,4 +53,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(recentVisitsRoutes);
   await app.register(sidebarPreferencesRoutes);
   await app.register(searchRoutes);
+  await app.register(apiTokensRoutes);
 }
