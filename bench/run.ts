@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Backend, BenchContext, Figure, Scenario } from "./lib/scenario.ts";
-import { cleanupAll } from "./lib/server.ts";
+import { cleanupAll, keepStores } from "./lib/server.ts";
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SCENARIO_DIR = path.join(BENCH_DIR, "scenarios");
@@ -143,7 +143,11 @@ async function main(): Promise<number> {
     const loadBefore = load();
     const tmpDir = mkdtempSync(path.join(os.tmpdir(), `tideline-bench-${scenario.id}-`));
     // Also removed when the run is interrupted (the signal handler ends the process with exit()).
-    const removeTmp = () => rmSync(tmpDir, { recursive: true, force: true });
+    // BENCH_KEEP_STORE=1 keeps every store (data folder and database) to look into afterwards.
+    const removeTmp = () => {
+      if (keepStores()) console.log(`  kept ${tmpDir}`);
+      else rmSync(tmpDir, { recursive: true, force: true });
+    };
     process.on("exit", removeTmp);
     const started = performance.now();
     const ctx: BenchContext = {

@@ -85,6 +85,16 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/** BENCH_KEEP_STORE=1: stores outlive the run (their data folder and database), to inspect plans. */
+export const keepStores = () => process.env.BENCH_KEEP_STORE === "1";
+
+/** With BENCH_KEEP_STORE=1 the store is never removed: disposing it only says where it is. */
+function kept(store: Store, ctx: BenchContext): Store {
+  if (!keepStores()) return store;
+  store.dispose = async () => ctx.log(`kept ${store.databaseUrl ?? store.dataDir}`);
+  return store;
+}
+
 /** A fresh, empty store for one scenario run (`label` names the folder and database). */
 export async function createStore(ctx: BenchContext, label: string): Promise<Store> {
   const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -99,8 +109,8 @@ export async function createStore(ctx: BenchContext, label: string): Promise<Sto
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
-    const unregister = register({ sync: () => {}, async: store.dispose });
-    return store;
+    const unregister = register({ sync: () => {}, async: () => store.dispose() });
+    return kept(store, ctx);
   }
   const adminUrl = ctx.databaseUrl;
   if (!adminUrl) throw new Error("backend postgres needs DATABASE_URL");
@@ -131,9 +141,9 @@ export async function createStore(ctx: BenchContext, label: string): Promise<Sto
       }
     },
   };
-  const unregister = register({ sync: () => {}, async: store.dispose });
+  const unregister = register({ sync: () => {}, async: () => store.dispose() });
   ctx.log(`database ${name}`);
-  return store;
+  return kept(store, ctx);
 }
 
 // ───────────────────────────── server processes ─────────────────────────────
