@@ -1445,3 +1445,50 @@ export const webhookLogs = pgTable(
   },
   (t) => [index("webhook_logs_webhook_created_idx").on(t.webhookId, t.createdAt)],
 );
+
+// ───────────────────────────── exports ─────────────────────────────
+
+/**
+ * One export of work items (POST export-issues/, the reference's ExporterHistory): queued, then
+ * processing with its progress, then completed with its file in the storage under `key`, or
+ * failed with `reason`. The file is kept 7 days; the expiry sweep deletes it and sets
+ * `expired_at` (routes/exports/README.md).
+ */
+export const exporterHistory = pgTable(
+  "exporter_history",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    workspaceId: uuid("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    type: text("type").notNull().default("issue_exports"),
+    /** The projects asked for (all the requester's live projects when none was named). */
+    projectIds: uuid("project_ids").array().notNull(),
+    /** "csv", "xlsx" or "json". */
+    provider: text("provider").notNull(),
+    /** One file per project (the reference's `multiple`), zipped. */
+    multiple: boolean("multiple").notNull().default(false),
+    /** "queued", "processing", "completed" or "failed". */
+    status: text("status").notNull().default("queued"),
+    reason: text("reason").notNull().default(""),
+    /** Work items written so far, and how many the export holds (known once it starts). */
+    exportedItems: integer("exported_items").notNull().default(0),
+    totalItems: integer("total_items"),
+    /** The file in the storage, its name for the download, and its size in bytes. */
+    key: text("key"),
+    fileName: text("file_name"),
+    size: integer("size"),
+    token: text("token").notNull(),
+    initiatedById: uuid("initiated_by")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    completedAt: ts("completed_at"),
+    /** Set when the file was deleted after its 7 days. */
+    expiredAt: ts("expired_at"),
+    ...audit,
+  },
+  (t) => [
+    index("exporter_history_workspace_created_idx").on(t.workspaceId, t.createdAt),
+    index("exporter_history_expiry_idx").on(t.status, t.completedAt),
+  ],
+);
