@@ -11,8 +11,16 @@ import type { Db, Tx } from "../db/client.ts";
 
 export type EventListener = (event: DomainEvent) => void | Promise<void>;
 
+/**
+ * Runs inside a transactionWithEvents transaction, just before it commits, with the events it
+ * emitted: what it writes commits or rolls back with the change (the webhooks' outbox turns
+ * events into delivery jobs here, so none is lost if the process stops after the commit).
+ */
+export type CommitHook = (tx: Tx, events: readonly DomainEvent[]) => Promise<void>;
+
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
+  private readonly commitHooks = new Set<CommitHook>();
   private readonly log: FastifyBaseLogger;
 
   constructor(log: FastifyBaseLogger) {
@@ -23,6 +31,18 @@ export class EventBus {
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Run `hook` in every transactionWithEvents before it commits; returns the removal function. */
+  onBeforeCommit(hook: CommitHook): () => void {
+    this.commitHooks.add(hook);
+    return () => this.commitHooks.delete(hook);
+  }
+
+  /** The commit hooks, in the transaction (an error rolls the change back). */
+  async runCommitHooks(tx: Tx, events: readonly DomainEvent[]): Promise<void> {
+    if (!events.length) return;
+    for (const hook of this.commitHooks) await hook(tx, events);
   }
 
   /** Deliver to every listener; one failing listener never stops the others. */
@@ -86,6 +106,7 @@ export async function transactionWithEvents<T>(
   const result = await db.transaction(async (tx) => {
     const value = await work(tx, emit);
     await runBeforeCommit(emit, tx);
+    await bus.runCommitHooks(tx, pending);
     return value;
   });
   bus.publish(pending);
