@@ -92,6 +92,8 @@ export type DocumentRights = {
   ownItemsOnly: boolean;
   /** A project channel of someone with the guest role (intake.* events: only their own requests). */
   guest?: boolean;
+  /** A workspace channel of one of its admins (export.* events go to admins only). */
+  workspaceAdmin?: boolean;
 } | null;
 
 /**
@@ -187,7 +189,7 @@ export async function projectChannelRights(db: DbOrTx, userId: string, projectId
 export async function workspaceChannelRights(db: DbOrTx, userId: string, workspaceId: string): Promise<DocumentRights> {
   if (!isUuid(workspaceId) || !isUuid(userId)) return null;
   const [row] = await db
-    .select({ id: workspaceMembers.id })
+    .select({ id: workspaceMembers.id, role: workspaceMembers.role })
     .from(workspaceMembers)
     .where(
       and(
@@ -198,7 +200,7 @@ export async function workspaceChannelRights(db: DbOrTx, userId: string, workspa
     )
     .limit(1);
   if (!row) return null;
-  return { readOnly: true, projectIds: [], workspaceId, ownItemsOnly: false };
+  return { readOnly: true, projectIds: [], workspaceId, ownItemsOnly: false, workspaceAdmin: row.role >= ROLE.admin };
 }
 
 /** Rights of `userId` on the document `ref` (see the table in shared/src/live/protocol.ts). */

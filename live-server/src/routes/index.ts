@@ -5,6 +5,7 @@ import { assetsRoutes } from "./assets/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { cyclesRoutes } from "./cycles/routes.ts";
 import { estimatesRoutes } from "./estimates/routes.ts";
+import { exportsRoutes } from "./exports/routes.ts";
 import { favoritesRoutes } from "./favorites/routes.ts";
 import { homeRoutes } from "./home/routes.ts";
 import { instanceRoutes } from "./instances/routes.ts";
@@ -54,6 +55,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(recentVisitsRoutes);
   await app.register(sidebarPreferencesRoutes);
   await app.register(searchRoutes);
+  await app.register(exportsRoutes);
   await app.register(webhooksRoutes);
   await app.register(apiTokensRoutes);
 }

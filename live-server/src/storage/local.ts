@@ -96,6 +96,10 @@ export class LocalStorage implements Storage {
     return { size };
   }
 
+  async putFile(key: string, filePath: string): Promise<{ size: number }> {
+    return this.write(key, createReadStream(filePath), Number.MAX_SAFE_INTEGER);
+  }
+
   async stat(key: string): Promise<{ size: number } | null> {
     try {
       const info = await stat(this.pathOf(key));

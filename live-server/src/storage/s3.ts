@@ -3,8 +3,16 @@
  * presigned POST whose policy pins the key, the Content-Type and the size range, and download
  * through a short-lived presigned GET that overrides the response headers.
  */
+import { createReadStream } from "node:fs";
+import { stat as fileStat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { createPresignedPost } from "@aws-sdk/s3-presigned-post";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import {
@@ -60,6 +68,22 @@ export class S3Storage implements Storage {
       Expires: options.expiresIn ?? UPLOAD_EXPIRES_IN,
     });
     return { url, fields };
+  }
+
+  async putFile(key: string, filePath: string, contentType: string): Promise<{ size: number }> {
+    assertKey(key);
+    // A known length lets the SDK stream the file in one PUT (S3 takes up to 5 GB that way).
+    const { size } = await fileStat(filePath);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: createReadStream(filePath),
+        ContentLength: size,
+        ContentType: contentType,
+      }),
+    );
+    return { size };
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

@@ -40,6 +40,11 @@ export interface Storage {
    * null when the server streams the file itself (local).
    */
   downloadUrl(key: string, options: DownloadOptions): Promise<string | null>;
+  /**
+   * Store the file at `filePath` (made by the server itself: an export) as the object `key`,
+   * streamed, never held in memory. Returns its size.
+   */
+  putFile(key: string, filePath: string, contentType: string): Promise<{ size: number }>;
   /** Remove the object; removing one that is not there is not an error. */
   delete(key: string): Promise<void>;
 }

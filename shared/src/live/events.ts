@@ -87,6 +87,8 @@ export const DOMAIN_EVENT_TYPES = [
   "quick_link.deleted",
   "home_preference.updated",
   "sidebar_preference.updated",
+  "export.created",
+  "export.updated",
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
