@@ -95,6 +95,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const isApi = url.startsWith("/api/");
     const isAuth = url.startsWith("/auth/");
     if (!isApi && !isAuth) return;
+    // The public API (public-api/) authenticates with X-API-Key only: no cookie session, and no
+    // Origin check (a browser never sends the key on its own, so there is no CSRF to stop).
+    if (url === "/api/v1" || url.startsWith("/api/v1/") || url.startsWith("/api/v1?")) return;
     if (!isSameOriginRequest(request, config.trustedOrigins)) {
       throw forbidden("Cross-site request refused: the Origin header is not this app's origin.");
     }

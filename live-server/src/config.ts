@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseRate, type RateLimitRule } from "./public-api/rate-limit.ts";
 
 const boolish = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -44,6 +45,10 @@ const envSchema = z.object({
   CLIENT_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: boolish.default(false),
+  API_KEY_RATE_LIMIT: z
+    .string()
+    .refine((v) => parseRate(v) !== undefined, 'must be "<number>/<second|minute|hour|day>", e.g. 60/minute')
+    .default("60/minute"),
   WEBHOOK_ALLOW_PRIVATE: boolish.default(false),
 });
 
@@ -82,6 +87,8 @@ export type Config = {
   clientDist: string | undefined;
   logLevel: string;
   trustProxy: boolean;
+  /** Calls a public-API token may make per window (API_KEY_RATE_LIMIT, the reference's 60/minute). */
+  apiKeyRateLimit: RateLimitRule;
   /**
    * Webhooks may target loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7) and CGNAT
    * addresses (a receiver on the same machine or network). Off by default: a workspace admin
@@ -146,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDist: e.CLIENT_DIST,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    apiKeyRateLimit: parseRate(e.API_KEY_RATE_LIMIT) as RateLimitRule,
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
   };
 }

@@ -1,0 +1,31 @@
+/**
+ * The public REST API under /api/v1 (the reference's plane/api): personal API tokens in the
+ * X-API-Key header (auth.ts), a per-token rate limit (rate-limit.ts, API_KEY_RATE_LIMIT), the
+ * reference's paths, cursor pagination and error bodies, and an OpenAPI document generated
+ * from the routes (GET /api/v1/openapi.json, public). Handlers call the same services as the
+ * web API, so every change emits the same domain events.
+ */
+import type { FastifyInstance } from "fastify";
+import { apiKeyAuthentication } from "./auth.ts";
+import { V1_PREFIX } from "./context.ts";
+import { publicApiErrorHandler } from "./errors.ts";
+import { OpenApiRegistry } from "./openapi.ts";
+import { registerProjectRoutes } from "./projects.ts";
+import { ApiKeyRateLimiter } from "./rate-limit.ts";
+
+export async function publicApiRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(async (v1) => {
+    const docs = new OpenApiRegistry();
+    const limiter = new ApiKeyRateLimiter(v1.ctx.config.apiKeyRateLimit);
+    v1.setErrorHandler(publicApiErrorHandler);
+    v1.addHook("onRequest", apiKeyAuthentication(v1.ctx.db, limiter));
+
+    registerProjectRoutes({ app: v1, docs });
+
+    let document: Record<string, unknown> | undefined;
+    v1.get(`${V1_PREFIX}/openapi.json`, { config: { public: true } }, async () => {
+      document ??= docs.document(`${v1.ctx.config.appBaseUrl}`);
+      return document;
+    });
+  });
+}
