@@ -1,5 +1,6 @@
 /** Every route module of the API, registered in one place. */
 import type { FastifyInstance } from "fastify";
+import { publicApiRoutes } from "../public-api/index.ts";
 import { apiTokensRoutes } from "./api-tokens/routes.ts";
 import { assetsRoutes } from "./assets/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
@@ -58,4 +59,5 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(exportsRoutes);
   await app.register(webhooksRoutes);
   await app.register(apiTokensRoutes);
+  await app.register(publicApiRoutes);
 }
