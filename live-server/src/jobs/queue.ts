@@ -155,6 +155,8 @@ export class JobQueue {
             run_after = now() + make_interval(secs => ${(delay ?? 0) / 1000})
           where id = ${job.id}`);
         if (delay === null) await policy.onGiveUp?.(job.payload, message);
+        // A retry due before the next poll is kicked for on time (the poll is 5 s apart).
+        else if (delay < POLL_MS) setTimeout(() => void this.kick(), delay + 5).unref();
       } catch (err) {
         this.log.error({ err, jobId: job.id }, "could not record a failed job");
       }

@@ -27,7 +27,6 @@ always.addSubnet("240.0.0.0", 4, "ipv4"); // reserved, broadcast
 always.addAddress("::", "ipv6"); // unspecified
 always.addSubnet("fe80::", 10, "ipv6"); // link-local
 always.addSubnet("ff00::", 8, "ipv6"); // multicast
-always.addSubnet("::ffff:0:0", 96, "ipv6"); // IPv4-mapped: would bypass the IPv4 rules
 always.addSubnet("2001:db8::", 32, "ipv6"); // documentation
 
 const privateRanges = new BlockList();
@@ -47,6 +46,12 @@ export function addressRefusal(address: string, allowPrivate: boolean): string |
   const family = isIP(bare);
   if (family === 0) return `${address} is not an IP address`;
   const type = family === 4 ? "ipv4" : "ipv6";
+  // IPv4-mapped IPv6 (::ffff:a.b.c.d) reaches an IPv4 host: never needed by a webhook, and a way
+  // around the IPv4 rules, so refused in every spelling (the URL parser writes them canonically).
+  // (Not a BlockList rule: BlockList matches plain IPv4 addresses against it too.)
+  if (family === 6 && new URL(`http://[${bare}]/`).hostname.startsWith("[::ffff:")) {
+    return `${bare} is an IPv4-mapped address`;
+  }
   if (always.check(bare, type)) return `${bare} is a reserved, link-local or multicast address`;
   if (!allowPrivate && privateRanges.check(bare, type)) return `${bare} is a loopback or private network address`;
   return null;
