@@ -5,12 +5,14 @@
  * flags the reference does not have) are left out per call.
  */
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** Columns ending in Id that are not references. */
+const NOT_REFERENCES = new Set(["sequenceId", "lastSequenceId", "externalId"]);
 
 export function dumpRow(row: Record<string, unknown>, omit: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) {
     if (omit.includes(key)) continue;
-    const name = key !== "id" && key.endsWith("Id") ? snake(key.slice(0, -2)) : snake(key);
+    const name = key !== "id" && key.endsWith("Id") && !NOT_REFERENCES.has(key) ? snake(key.slice(0, -2)) : snake(key);
     out[name] = value instanceof Date ? value.toISOString() : value;
   }
   // Every reference model has deleted_at (soft delete); rows here are gone when deleted.
