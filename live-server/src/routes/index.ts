@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { publicApiRoutes } from "../public-api/index.ts";
 import { apiTokensRoutes } from "./api-tokens/routes.ts";
+import { analyticsRoutes } from "./analytics/routes.ts";
 import { assetsRoutes } from "./assets/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { cyclesRoutes } from "./cycles/routes.ts";
@@ -56,6 +57,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(recentVisitsRoutes);
   await app.register(sidebarPreferencesRoutes);
   await app.register(searchRoutes);
+  await app.register(analyticsRoutes);
   await app.register(exportsRoutes);
   await app.register(webhooksRoutes);
   await app.register(apiTokensRoutes);

@@ -1,0 +1,182 @@
+/**
+ * The custom chart (advance-analytics-charts/?type=custom-work-items): the counted work items
+ * grouped by one dimension (`x_axis`), optionally split by a second (`group_by`), measured as a
+ * number of work items or a sum of estimate points — one GROUP BY in SQL, whatever the size.
+ *
+ * A work item with two labels counts under both (LABELS, ASSIGNEES and MODULES are many per
+ * item; the reference counts the same way); within one bar it counts once.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { type DbOrTx, queryRows } from "../../db/client.ts";
+import type { ChartDimension, ChartMetric } from "./schema.ts";
+import { type AnalyticsScope, inPeriod, itemsCounted } from "./scope.ts";
+
+type DimensionSql = { joins: SQL; key: SQL; name: SQL };
+
+/** How each dimension is read; `a` is the alias prefix (x or g) so both axes can join the same table. */
+function dimension(d: ChartDimension, a: string): DimensionSql {
+  const t = sql.raw(a);
+  const link = sql.raw(`${a}_link`);
+  const none = sql``;
+  switch (d) {
+    case "STATES":
+      return {
+        joins: sql`left join states ${t} on ${t}.id = i.state_id`,
+        key: sql`${t}.id::text`,
+        name: sql`${t}.name`,
+      };
+    case "STATE_GROUPS":
+      return {
+        joins: sql`left join states ${t} on ${t}.id = i.state_id`,
+        key: sql`${t}."group"`,
+        name: sql`${t}."group"`,
+      };
+    case "LABELS":
+      return {
+        joins: sql`left join issue_labels ${link} on ${link}.issue_id = i.id left join labels ${t} on ${t}.id = ${link}.label_id`,
+        key: sql`${t}.id::text`,
+        name: sql`${t}.name`,
+      };
+    case "ASSIGNEES":
+      return {
+        joins: sql`left join issue_assignees ${link} on ${link}.issue_id = i.id left join users ${t} on ${t}.id = ${link}.assignee_id`,
+        key: sql`${t}.id::text`,
+        name: sql`${t}.display_name`,
+      };
+    case "ESTIMATE_POINTS":
+      // The point's value, not its key: keys of two projects' estimates mean different things.
+      return {
+        joins: sql`left join estimate_points ${t} on ${t}.id = i.estimate_point_id`,
+        key: sql`${t}.value`,
+        name: sql`${t}.value`,
+      };
+    case "CYCLES":
+      return {
+        joins: sql`left join cycle_issues ${link} on ${link}.issue_id = i.id left join cycles ${t} on ${t}.id = ${link}.cycle_id`,
+        key: sql`${t}.id::text`,
+        name: sql`${t}.name`,
+      };
+    case "MODULES":
+      return {
+        joins: sql`left join module_issues ${link} on ${link}.issue_id = i.id left join modules ${t} on ${t}.id = ${link}.module_id`,
+        key: sql`${t}.id::text`,
+        name: sql`${t}.name`,
+      };
+    case "PRIORITY":
+      return { joins: none, key: sql`i.priority`, name: sql`i.priority` };
+    case "START_DATE":
+      return { joins: none, key: sql`i.start_date::text`, name: sql`i.start_date::text` };
+    case "TARGET_DATE":
+      return { joins: none, key: sql`i.target_date::text`, name: sql`i.target_date::text` };
+    case "CREATED_AT":
+      return {
+        joins: none,
+        key: sql`(i.created_at at time zone 'UTC')::date::text`,
+        name: sql`(i.created_at at time zone 'UTC')::date::text`,
+      };
+    case "COMPLETED_AT":
+      return {
+        joins: none,
+        key: sql`(i.completed_at at time zone 'UTC')::date::text`,
+        name: sql`(i.completed_at at time zone 'UTC')::date::text`,
+      };
+    case "CREATED_BY":
+      return {
+        joins: sql`left join users ${t} on ${t}.id = i.created_by`,
+        key: sql`${t}.id::text`,
+        name: sql`${t}.display_name`,
+      };
+  }
+}
+
+/** A numeric estimate point's value (points estimates); a category or a time label counts 0. */
+export const estimateValue = (column: SQL) =>
+  sql`case when ${column} ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' then trim(${column})::float8 else 0 end`;
+
+export type ChartCell = {
+  key: string | null;
+  name: string | null;
+  groupKey: string | null;
+  groupName: string | null;
+  value: number;
+};
+
+/** One row per (x, group) pair with its measure. */
+export async function chartCells(
+  db: DbOrTx,
+  scope: AnalyticsScope,
+  x: ChartDimension,
+  group: ChartDimension | null,
+  metric: ChartMetric,
+): Promise<ChartCell[]> {
+  if (scope.projects.length === 0) return [];
+  const xs = dimension(x, "x");
+  const gs = group ? dimension(group, "g") : null;
+  const measure =
+    metric === "ESTIMATE_POINT_COUNT"
+      ? sql`coalesce(sum(${estimateValue(sql`ev.value`)}), 0)::float8`
+      : sql`count(distinct i.id)::float8`;
+  const estimateJoin =
+    metric === "ESTIMATE_POINT_COUNT" ? sql`left join estimate_points ev on ev.id = i.estimate_point_id` : sql``;
+  return queryRows<ChartCell>(
+    db,
+    sql`select ${xs.key} as "key", ${xs.name} as "name",
+        ${gs ? gs.key : sql`null::text`} as "groupKey", ${gs ? gs.name : sql`null::text`} as "groupName",
+        ${measure} as "value"
+      from issues i ${xs.joins} ${gs ? gs.joins : sql``} ${estimateJoin}
+      where ${itemsCounted(scope)} and ${inPeriod(scope, sql`i.created_at`)}
+      group by 1, 2, 3, 4`,
+  );
+}
+
+const PRIORITY_ORDER = ["urgent", "high", "medium", "low", "none"];
+const GROUP_ORDER = ["backlog", "unstarted", "started", "completed", "cancelled"];
+const DATE_DIMENSIONS: ChartDimension[] = ["START_DATE", "TARGET_DATE", "CREATED_AT", "COMPLETED_AT"];
+
+/** The order of bars on an axis: the product's own for priorities and state groups, dates in time, else the biggest first. */
+export function orderBars<T extends { key: string; name: string; count: number }>(rows: T[], x: ChartDimension): T[] {
+  const rank = (order: string[]) => (key: string) => {
+    const i = order.indexOf(key);
+    return i === -1 ? order.length : i;
+  };
+  const noneLast = (a: T, b: T) =>
+    Number(a.key === "None" || a.key === "none") - Number(b.key === "None" || b.key === "none");
+  if (x === "PRIORITY" || x === "STATE_GROUPS") {
+    const r = rank(x === "PRIORITY" ? PRIORITY_ORDER : GROUP_ORDER);
+    return [...rows].sort((a, b) => r(a.key) - r(b.key));
+  }
+  if (DATE_DIMENSIONS.includes(x)) return [...rows].sort((a, b) => noneLast(a, b) || a.key.localeCompare(b.key));
+  return [...rows].sort((a, b) => noneLast(a, b) || b.count - a.count || a.name.localeCompare(b.name));
+}
+
+type SimpleBar = { key: string; name: string; count: number };
+type GroupedBar = SimpleBar & Record<string, number | string>;
+
+/** The reference's IChartResponse: `data` (one object per bar, a count per group key) and `schema` (group key → name). */
+export function presentChart(
+  cells: ChartCell[],
+  x: ChartDimension,
+  group: ChartDimension | null,
+): { data: (SimpleBar | GroupedBar)[]; schema: Record<string, string> } {
+  if (!group) {
+    const bars = cells.map((c) => ({ key: c.key ?? "None", name: c.name ?? "None", count: round(c.value) }));
+    return { data: orderBars(bars, x), schema: {} };
+  }
+  const bars = new Map<string, GroupedBar>();
+  const schema: Record<string, string> = {};
+  for (const c of cells) {
+    const key = c.key ?? "none";
+    let bar = bars.get(key);
+    if (!bar) {
+      bar = { key, name: c.name ?? "None", count: 0 };
+      bars.set(key, bar);
+    }
+    const groupKey = c.groupKey ?? "none";
+    schema[groupKey] = c.groupName ?? "None";
+    bar[groupKey] = round(Number(bar[groupKey] ?? 0) + c.value);
+    bar.count = round(bar.count + c.value);
+  }
+  return { data: orderBars([...bars.values()], x), schema };
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
