@@ -1,8 +1,8 @@
 /** Every route module of the API, registered in one place. */
 import type { FastifyInstance } from "fastify";
 import { publicApiRoutes } from "../public-api/index.ts";
-import { apiTokensRoutes } from "./api-tokens/routes.ts";
 import { analyticsRoutes } from "./analytics/routes.ts";
+import { apiTokensRoutes } from "./api-tokens/routes.ts";
 import { assetsRoutes } from "./assets/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { cyclesRoutes } from "./cycles/routes.ts";
