@@ -14,6 +14,8 @@ export const can = {
   invite: (role: Role) => (role ?? 0) >= ROLE.member,
   /** Change members' roles and remove members: admin only (members and guests see the list read-only). */
   manageWorkspaceMembers: (role: Role) => (role ?? 0) >= ROLE.admin,
+  /** Settings → Exports: workspace admins only (product-domain §6). */
+  manageExports: (role: Role) => (role ?? 0) >= ROLE.admin,
   /** Create a project in the workspace: member or above. */
   createProject: (role: Role) => (role ?? 0) >= ROLE.member,
   /** Sidebar / menu: archives (and your work, analytics, drafts) are hidden from guests. */

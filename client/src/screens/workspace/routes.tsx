@@ -108,6 +108,10 @@ export const workspaceRoutes: RouteObject[] = [
             path: "members/",
             lazy: async () => ({ Component: (await import("./settings/members")).WorkspaceMembersSettings }),
           },
+          {
+            path: "exports/",
+            lazy: async () => ({ Component: (await import("./settings/exports")).WorkspaceExportsSettings }),
+          },
         ],
       },
     ],

@@ -1,4 +1,4 @@
-import { Settings, Settings2, Users } from "lucide-react";
+import { FileDown, Settings, Settings2, Users } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, NavLink, Outlet } from "react-router";
@@ -39,6 +39,12 @@ export function WorkspaceSettingsLayout() {
             <Users size={15} aria-hidden />
             {t("settings.members.title")}
           </NavLink>
+          {can.manageExports(role) ? (
+            <NavLink to={`/${slug}/settings/exports/`}>
+              <FileDown size={15} aria-hidden />
+              {t("settings.exports.title")}
+            </NavLink>
+          ) : null}
         </nav>
         <div className="settings-body">
           <Outlet />
