@@ -9,9 +9,9 @@ import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { htmlToPlainText, isEmptyRichText, sanitizeRichText } from "../../content/sanitize.ts";
-import type { DbOrTx } from "../../db/client.ts";
+import type { DbOrTx, Tx } from "../../db/client.ts";
 import { issueComments, issues } from "../../db/schema.ts";
-import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
+import { type EmitFn, eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, forbidden, notFound, parse } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import { guestSeesOwnOnly, type IssueAccess, projectAccess } from "../../policies/access.ts";
@@ -39,15 +39,18 @@ const commentHtml = z
   .max(COMMENT_HTML_MAX, `A comment can have at most ${COMMENT_HTML_MAX} characters of HTML`);
 const commentAccessField = z.enum(["INTERNAL", "EXTERNAL"]);
 
-const createCommentBody = z.object({ comment_html: commentHtml, access: commentAccessField.optional() });
-const updateCommentBody = z.object({ comment_html: commentHtml.optional(), access: commentAccessField.optional() });
+export const createCommentBody = z.object({ comment_html: commentHtml, access: commentAccessField.optional() });
+export const updateCommentBody = z.object({
+  comment_html: commentHtml.optional(),
+  access: commentAccessField.optional(),
+});
 const listCommentsQuery = z.object({ created_at__gt: timestampParam, updated_at__gt: timestampParam });
 
-type CommentRow = typeof issueComments.$inferSelect;
+export type CommentRow = typeof issueComments.$inferSelect;
 type CommentParams = ItemParams & { commentId: string };
 
 /** Sanitised HTML and its plain text; an empty comment is refused (400). */
-function cleanComment(html: string): { html: string; stripped: string } {
+export function cleanComment(html: string): { html: string; stripped: string } {
   const clean = sanitizeRichText(html);
   if (isEmptyRichText(clean)) {
     const message = "A comment can't be empty.";
@@ -98,6 +101,97 @@ export async function commentAccess(
   return { ...access, issue: row.issue, comment: row.comment };
 }
 
+/** Add a comment (sanitised by cleanComment) to the item: the commenter subscribed, history, comment.created. */
+export async function insertComment(
+  tx: Tx,
+  emit: EmitFn,
+  access: IssueAccess,
+  body: { html: string; stripped: string; access?: "INTERNAL" | "EXTERNAL" },
+): Promise<CommentRow> {
+  const { html, stripped } = body;
+  const [row] = await tx
+    .insert(issueComments)
+    .values({
+      workspaceId: access.workspace.id,
+      projectId: access.project.id,
+      issueId: access.issue.id,
+      actorId: access.user.id,
+      commentHtml: html,
+      commentStripped: stripped,
+      access: body.access ?? "INTERNAL",
+      createdById: access.user.id,
+      updatedById: access.user.id,
+    })
+    .returning();
+  if (!row) throw new Error("comment insert failed");
+  await ensureSubscribed(tx, access.issue, [access.user.id]);
+  await recordItemActivity(tx, access, {
+    verb: "created",
+    field: "comment",
+    newValue: row.commentHtml,
+    newIdentifier: row.id,
+    commentId: row.id,
+  });
+  const [presented] = await presentComments(tx, [row]);
+  emit("comment.created", scopeOf(access, row.id), presented ?? {});
+  return row;
+}
+
+/** Change a comment's text (edited_at when it changed, history) or access; comment.updated. */
+export async function editComment(
+  tx: Tx,
+  emit: EmitFn,
+  access: IssueAccess,
+  before: CommentRow,
+  body: { cleaned: { html: string; stripped: string } | null; access?: "INTERNAL" | "EXTERNAL" },
+): Promise<CommentRow> {
+  const { cleaned } = body;
+  const textChanged = cleaned !== null && cleaned.html !== before.commentHtml;
+  const [row] = await tx
+    .update(issueComments)
+    .set({
+      ...(cleaned ? { commentHtml: cleaned.html, commentStripped: cleaned.stripped } : {}),
+      ...(textChanged ? { editedAt: new Date() } : {}),
+      ...(body.access ? { access: body.access } : {}),
+      updatedById: access.user.id,
+    })
+    .where(and(eq(issueComments.id, before.id), eq(issueComments.issueId, access.issue.id)))
+    .returning();
+  if (!row) throw notFound("Comment");
+  if (textChanged) {
+    await recordItemActivity(tx, access, {
+      verb: "updated",
+      field: "comment",
+      oldValue: before.commentHtml,
+      newValue: row.commentHtml,
+      oldIdentifier: row.id,
+      newIdentifier: row.id,
+      commentId: row.id,
+    });
+  }
+  const [presented] = await presentComments(tx, [row]);
+  emit("comment.updated", scopeOf(access, row.id), presented ?? {});
+  return row;
+}
+
+/** Delete a comment: history keeps which it was; comment.deleted carries it as it was. */
+export async function removeComment(tx: Tx, emit: EmitFn, access: IssueAccess, before: CommentRow): Promise<void> {
+  // Presented before the delete: the event carries the comment as it was.
+  const [presented] = await presentComments(tx, [before]);
+  const deleted = await tx
+    .delete(issueComments)
+    .where(and(eq(issueComments.id, before.id), eq(issueComments.issueId, access.issue.id)))
+    .returning({ id: issueComments.id });
+  if (deleted.length === 0) throw notFound("Comment");
+  await recordItemActivity(tx, access, {
+    // The reference keeps only which comment it was.
+    verb: "deleted",
+    field: "comment",
+    commentId: before.id,
+  });
+  emit("comment.deleted", scopeOf(access, before.id), presented ?? {});
+}
+
 export async function registerCommentRoutes(app: FastifyInstance): Promise<void> {
   const { db, events } = app.ctx;
 
@@ -124,31 +218,8 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
       const body = parse(createCommentBody, request.body);
       const { html, stripped } = cleanComment(body.comment_html);
       const answer = await transactionOnce(db, events, request, 201, async (tx, emit) => {
-        const [row] = await tx
-          .insert(issueComments)
-          .values({
-            workspaceId: access.workspace.id,
-            projectId: access.project.id,
-            issueId: access.issue.id,
-            actorId: access.user.id,
-            commentHtml: html,
-            commentStripped: stripped,
-            access: body.access ?? "INTERNAL",
-            createdById: access.user.id,
-            updatedById: access.user.id,
-          })
-          .returning();
-        if (!row) throw new Error("comment insert failed");
-        await ensureSubscribed(tx, access.issue, [access.user.id]);
-        await recordItemActivity(tx, access, {
-          verb: "created",
-          field: "comment",
-          newValue: row.commentHtml,
-          newIdentifier: row.id,
-          commentId: row.id,
-        });
+        const row = await insertComment(tx, emit, access, { html, stripped, access: body.access });
         const [presented] = await presentComments(tx, [row]);
-        emit("comment.created", scopeOf(access, row.id), presented ?? {});
         return presented;
       });
       return reply.status(answer.status).send(answer.body);
@@ -161,31 +232,8 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
       const body = parse(updateCommentBody, request.body);
       const cleaned = body.comment_html !== undefined ? cleanComment(body.comment_html) : null;
       return transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        const textChanged = cleaned !== null && cleaned.html !== before.commentHtml;
-        const [row] = await tx
-          .update(issueComments)
-          .set({
-            ...(cleaned ? { commentHtml: cleaned.html, commentStripped: cleaned.stripped } : {}),
-            ...(textChanged ? { editedAt: new Date() } : {}),
-            ...(body.access ? { access: body.access } : {}),
-            updatedById: access.user.id,
-          })
-          .where(and(eq(issueComments.id, before.id), eq(issueComments.issueId, access.issue.id)))
-          .returning();
-        if (!row) throw notFound("Comment");
-        if (textChanged) {
-          await recordItemActivity(tx, access, {
-            verb: "updated",
-            field: "comment",
-            oldValue: before.commentHtml,
-            newValue: row.commentHtml,
-            oldIdentifier: row.id,
-            newIdentifier: row.id,
-            commentId: row.id,
-          });
-        }
+        const row = await editComment(tx, emit, access, before, { cleaned, access: body.access });
         const [presented] = await presentComments(tx, [row]);
-        emit("comment.updated", scopeOf(access, row.id), presented ?? {});
         return presented;
       });
     });
@@ -198,20 +246,7 @@ export async function registerCommentRoutes(app: FastifyInstance): Promise<void>
         throw forbidden("Only the author or a project admin can delete a comment.");
       }
       await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        // Presented before the delete: the event carries the comment as it was.
-        const [presented] = await presentComments(tx, [before]);
-        const deleted = await tx
-          .delete(issueComments)
-          .where(and(eq(issueComments.id, before.id), eq(issueComments.issueId, access.issue.id)))
-          .returning({ id: issueComments.id });
-        if (deleted.length === 0) throw notFound("Comment");
-        await recordItemActivity(tx, access, {
-          // The reference keeps only which comment it was.
-          verb: "deleted",
-          field: "comment",
-          commentId: before.id,
-        });
-        emit("comment.deleted", scopeOf(access, before.id), presented ?? {});
+        await removeComment(tx, emit, access, before);
       });
       return reply.status(204).send();
     });

@@ -7,9 +7,9 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import type { DbOrTx } from "../../db/client.ts";
+import type { DbOrTx, Tx } from "../../db/client.ts";
 import { issueLinks } from "../../db/schema.ts";
-import { eventOrigin, transactionWithEvents } from "../../events/bus.ts";
+import { type EmitFn, eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, notFound, parse } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import type { IssueAccess } from "../../policies/access.ts";
@@ -51,10 +51,10 @@ const urlField = z
 /** Absent leaves the title as it is; null or "" means no title. */
 const titleField = z.string().trim().max(255, "A title can have at most 255 characters").nullable().optional();
 
-const createLinkBody = z.object({ url: urlField, title: titleField });
-const updateLinkBody = z.object({ url: urlField.optional(), title: titleField });
+export const createLinkBody = z.object({ url: urlField, title: titleField });
+export const updateLinkBody = z.object({ url: urlField.optional(), title: titleField });
 
-type LinkRow = typeof issueLinks.$inferSelect;
+export type LinkRow = typeof issueLinks.$inferSelect;
 type LinkParams = ItemParams & { linkId: string };
 
 export function presentLink(link: LinkRow, createdBy: ActorDetail | null) {
@@ -75,7 +75,7 @@ export function presentLink(link: LinkRow, createdBy: ActorDetail | null) {
   };
 }
 
-async function presentLinks(db: DbOrTx, rows: LinkRow[]) {
+export async function presentLinks(db: DbOrTx, rows: LinkRow[]) {
   const actors = await loadActors(
     db,
     rows.map((r) => r.createdById),
@@ -96,7 +96,7 @@ async function assertUrlFree(db: DbOrTx, issueId: string, url: string, exceptId?
   }
 }
 
-async function findLink(db: DbOrTx, access: IssueAccess, linkId: string): Promise<LinkRow> {
+export async function findLink(db: DbOrTx, access: IssueAccess, linkId: string): Promise<LinkRow> {
   if (!isUuid(linkId)) throw notFound("Link");
   const [row] = await db
     .select()
@@ -105,6 +105,92 @@ async function findLink(db: DbOrTx, access: IssueAccess, linkId: string): Promis
     .limit(1);
   if (!row) throw notFound("Link");
   return row;
+}
+
+/** Add a link to the item (a URL once per item, 400 LINK_EXISTS otherwise); history, link.created. */
+export async function insertLink(
+  tx: Tx,
+  emit: EmitFn,
+  access: IssueAccess,
+  body: { url: string; title?: string | null },
+): Promise<LinkRow> {
+  await lockItems(tx, [access.issue.id]);
+  await assertUrlFree(tx, access.issue.id, body.url);
+  const [row] = await tx
+    .insert(issueLinks)
+    .values({
+      workspaceId: access.workspace.id,
+      projectId: access.project.id,
+      issueId: access.issue.id,
+      url: body.url,
+      title: body.title || null,
+      createdById: access.user.id,
+      updatedById: access.user.id,
+    })
+    .returning();
+  if (!row) throw new Error("link insert failed");
+  await recordItemActivity(tx, access, {
+    verb: "created",
+    field: "link",
+    newValue: row.url,
+    newIdentifier: row.id,
+  });
+  const [presented] = await presentLinks(tx, [row]);
+  emit("link.created", scopeOf(access, row.id), presented ?? {});
+  return row;
+}
+
+/** Change a link's URL or title; history for a new URL, link.updated. */
+export async function editLink(
+  tx: Tx,
+  emit: EmitFn,
+  access: IssueAccess,
+  before: LinkRow,
+  body: { url?: string; title?: string | null },
+): Promise<LinkRow> {
+  await lockItems(tx, [access.issue.id]);
+  if (body.url !== undefined) await assertUrlFree(tx, access.issue.id, body.url, before.id);
+  const changes: Partial<typeof issueLinks.$inferInsert> = { updatedById: access.user.id };
+  if (body.url !== undefined) changes.url = body.url;
+  if (body.title !== undefined) changes.title = body.title || null;
+  const [row] = await tx
+    .update(issueLinks)
+    .set(changes)
+    .where(and(eq(issueLinks.id, before.id), eq(issueLinks.issueId, access.issue.id)))
+    .returning();
+  if (!row) throw notFound("Link");
+  // The reference records a link's new URL, not a new title.
+  if (row.url !== before.url) {
+    await recordItemActivity(tx, access, {
+      verb: "updated",
+      field: "link",
+      oldValue: before.url,
+      newValue: row.url,
+      oldIdentifier: row.id,
+      newIdentifier: row.id,
+    });
+  }
+  const [presented] = await presentLinks(tx, [row]);
+  emit("link.updated", scopeOf(access, row.id), presented ?? {});
+  return row;
+}
+
+/** Delete a link; history keeps its URL, link.deleted carries it as it was. */
+export async function removeLink(tx: Tx, emit: EmitFn, access: IssueAccess, before: LinkRow): Promise<void> {
+  const [presented] = await presentLinks(tx, [before]);
+  const deleted = await tx
+    .delete(issueLinks)
+    .where(and(eq(issueLinks.id, before.id), eq(issueLinks.issueId, access.issue.id)))
+    .returning({ id: issueLinks.id });
+  if (deleted.length === 0) throw notFound("Link");
+  await recordItemActivity(tx, access, {
+    // As the reference: the URL it was, no identifiers.
+    verb: "deleted",
+    field: "link",
+    oldValue: before.url,
+    newValue: "",
+  });
+  emit("link.deleted", scopeOf(access, before.id), presented ?? {});
 }
 
 export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
@@ -129,29 +215,8 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
       const access = await itemAccess(db, request, t, request.params, true);
       const body = parse(createLinkBody, request.body);
       const link = await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        await lockItems(tx, [access.issue.id]);
-        await assertUrlFree(tx, access.issue.id, body.url);
-        const [row] = await tx
-          .insert(issueLinks)
-          .values({
-            workspaceId: access.workspace.id,
-            projectId: access.project.id,
-            issueId: access.issue.id,
-            url: body.url,
-            title: body.title || null,
-            createdById: access.user.id,
-            updatedById: access.user.id,
-          })
-          .returning();
-        if (!row) throw new Error("link insert failed");
-        await recordItemActivity(tx, access, {
-          verb: "created",
-          field: "link",
-          newValue: row.url,
-          newIdentifier: row.id,
-        });
+        const row = await insertLink(tx, emit, access, body);
         const [presented] = await presentLinks(tx, [row]);
-        emit("link.created", scopeOf(access, row.id), presented ?? {});
         return presented;
       });
       return reply.status(201).send(link);
@@ -162,30 +227,8 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
       const before = await findLink(db, access, request.params.linkId);
       const body = parse(updateLinkBody, request.body);
       return transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        await lockItems(tx, [access.issue.id]);
-        if (body.url !== undefined) await assertUrlFree(tx, access.issue.id, body.url, before.id);
-        const changes: Partial<typeof issueLinks.$inferInsert> = { updatedById: access.user.id };
-        if (body.url !== undefined) changes.url = body.url;
-        if (body.title !== undefined) changes.title = body.title || null;
-        const [row] = await tx
-          .update(issueLinks)
-          .set(changes)
-          .where(and(eq(issueLinks.id, before.id), eq(issueLinks.issueId, access.issue.id)))
-          .returning();
-        if (!row) throw notFound("Link");
-        // The reference records a link's new URL, not a new title.
-        if (row.url !== before.url) {
-          await recordItemActivity(tx, access, {
-            verb: "updated",
-            field: "link",
-            oldValue: before.url,
-            newValue: row.url,
-            oldIdentifier: row.id,
-            newIdentifier: row.id,
-          });
-        }
+        const row = await editLink(tx, emit, access, before, body);
         const [presented] = await presentLinks(tx, [row]);
-        emit("link.updated", scopeOf(access, row.id), presented ?? {});
         return presented;
       });
     });
@@ -194,20 +237,7 @@ export async function registerLinkRoutes(app: FastifyInstance): Promise<void> {
       const access = await itemAccess(db, request, t, request.params, true);
       const before = await findLink(db, access, request.params.linkId);
       await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-        const [presented] = await presentLinks(tx, [before]);
-        const deleted = await tx
-          .delete(issueLinks)
-          .where(and(eq(issueLinks.id, before.id), eq(issueLinks.issueId, access.issue.id)))
-          .returning({ id: issueLinks.id });
-        if (deleted.length === 0) throw notFound("Link");
-        await recordItemActivity(tx, access, {
-          // As the reference: the URL it was, no identifiers.
-          verb: "deleted",
-          field: "link",
-          oldValue: before.url,
-          newValue: "",
-        });
-        emit("link.deleted", scopeOf(access, before.id), presented ?? {});
+        await removeLink(tx, emit, access, before);
       });
       return reply.status(204).send();
     });
