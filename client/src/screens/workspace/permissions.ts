@@ -16,6 +16,8 @@ export const can = {
   manageWorkspaceMembers: (role: Role) => (role ?? 0) >= ROLE.admin,
   /** Settings → Exports: workspace admins only (product-domain §6). */
   manageExports: (role: Role) => (role ?? 0) >= ROLE.admin,
+  /** Settings → Webhooks: workspace admins only (product-domain §6). */
+  manageWebhooks: (role: Role) => (role ?? 0) >= ROLE.admin,
   /** Create a project in the workspace: member or above. */
   createProject: (role: Role) => (role ?? 0) >= ROLE.member,
   /** Sidebar / menu: archives (and your work, analytics, drafts) are hidden from guests. */

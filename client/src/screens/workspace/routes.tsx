@@ -109,6 +109,14 @@ export const workspaceRoutes: RouteObject[] = [
             lazy: async () => ({ Component: (await import("./settings/members")).WorkspaceMembersSettings }),
           },
           {
+            path: "webhooks/",
+            lazy: async () => ({ Component: (await import("./settings/webhooks")).WorkspaceWebhooksSettings }),
+          },
+          {
+            path: "webhooks/:webhookId/",
+            lazy: async () => ({ Component: (await import("./settings/webhook-detail")).WorkspaceWebhookDetail }),
+          },
+          {
             path: "exports/",
             lazy: async () => ({ Component: (await import("./settings/exports")).WorkspaceExportsSettings }),
           },

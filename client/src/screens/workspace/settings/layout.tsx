@@ -1,4 +1,4 @@
-import { FileDown, Settings, Settings2, Users } from "lucide-react";
+import { FileDown, Settings, Settings2, Users, Webhook } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, NavLink, Outlet } from "react-router";
@@ -43,6 +43,12 @@ export function WorkspaceSettingsLayout() {
             <NavLink to={`/${slug}/settings/exports/`}>
               <FileDown size={15} aria-hidden />
               {t("settings.exports.title")}
+            </NavLink>
+          ) : null}
+          {can.manageWebhooks(role) ? (
+            <NavLink to={`/${slug}/settings/webhooks/`}>
+              <Webhook size={15} aria-hidden />
+              {t("settings.webhooks.title")}
             </NavLink>
           ) : null}
         </nav>
