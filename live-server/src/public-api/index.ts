@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { apiKeyAuthentication } from "./auth.ts";
 import { V1_PREFIX } from "./context.ts";
 import { publicApiErrorHandler } from "./errors.ts";
+import { registerIssueDetailRoutes } from "./issue-details.ts";
 import { registerIssueRoutes } from "./issues.ts";
 import { OpenApiRegistry } from "./openapi.ts";
 import { registerProjectRoutes } from "./projects.ts";
@@ -23,6 +24,7 @@ export async function publicApiRoutes(app: FastifyInstance): Promise<void> {
 
     registerProjectRoutes({ app: v1, docs });
     registerIssueRoutes({ app: v1, docs });
+    registerIssueDetailRoutes({ app: v1, docs });
 
     let document: Record<string, unknown> | undefined;
     v1.get(`${V1_PREFIX}/openapi.json`, { config: { public: true } }, async () => {
