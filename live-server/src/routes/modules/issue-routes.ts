@@ -13,9 +13,10 @@
 import { ROLE } from "@tideline/shared";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context.ts";
 import type { Tx } from "../../db/client.ts";
 import { issues, moduleIssues } from "../../db/schema.ts";
-import { type EmitFn, eventOrigin, transactionWithEvents } from "../../events/bus.ts";
+import { type EmitFn, type EventOrigin, eventOrigin, transactionWithEvents } from "../../events/bus.ts";
 import { badRequest, notFound, parse } from "../../http/errors.ts";
 import { isUuid } from "../../http/ids.ts";
 import { issueAccess, type ProjectAccess, projectAccess } from "../../policies/access.ts";
@@ -74,6 +75,59 @@ async function announce(tx: Tx, emit: EmitFn, changedIds: string[]) {
   }
 }
 
+type Ctx = Pick<AppContext, "db" | "events">;
+
+/** Add work items to a module (members already in it skipped): history and issue.updated for each. */
+export async function addModuleIssues(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  moduleId: string,
+  issueIds: readonly string[],
+): Promise<void> {
+  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
+    const module = await getModule(tx, access, moduleId);
+    const refs = await projectModules(tx, access.project.id, [module.id]);
+    const rows = await projectItems(tx, access, issueIds);
+    const changed: string[] = [];
+    for (const row of rows) {
+      const change = await changeIssueModules(tx, access.user.id, row, { add: [module.id] }, refs);
+      if (change.added.length) {
+        await recordActivity(tx, change.activity);
+        changed.push(row.id);
+      }
+    }
+    await announce(tx, emit, changed);
+  });
+}
+
+/** Take one work item out of a module (404 when it is not in it): history and issue.updated. */
+export async function removeModuleIssue(
+  ctx: Ctx,
+  origin: EventOrigin,
+  access: ProjectAccess,
+  moduleId: string,
+  issueId: string,
+): Promise<void> {
+  if (!isUuid(issueId)) throw notFound("Work item");
+  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
+    const module = await getModule(tx, access, moduleId);
+    const [row] = await tx
+      .select()
+      .from(issues)
+      .innerJoin(moduleIssues, eq(moduleIssues.issueId, issues.id))
+      .where(and(eq(issues.id, issueId), eq(issues.projectId, access.project.id), eq(moduleIssues.moduleId, module.id)))
+      .limit(1);
+    if (!row) throw notFound("Work item");
+    const refs = await projectModules(tx, access.project.id, [module.id]);
+    const change = await changeIssueModules(tx, access.user.id, row.issues, { remove: [module.id] }, refs);
+    if (!row.issues.isDraft && !row.issues.deletedAt) {
+      await recordActivity(tx, change.activity);
+      await announce(tx, emit, [row.issues.id]);
+    }
+  });
+}
+
 export async function moduleIssueRoutes(app: FastifyInstance): Promise<void> {
   const { db, events } = app.ctx;
   const MODULE = `${PROJECT_PATH}/modules/:moduleId`;
@@ -97,20 +151,7 @@ export async function moduleIssueRoutes(app: FastifyInstance): Promise<void> {
       minRole: ROLE.member,
     });
     const body = parse(moduleIssuesBody, request.body);
-    await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-      const module = await getModule(tx, access, request.params.moduleId);
-      const refs = await projectModules(tx, access.project.id, [module.id]);
-      const rows = await projectItems(tx, access, body.issues);
-      const changed: string[] = [];
-      for (const row of rows) {
-        const change = await changeIssueModules(tx, access.user.id, row, { add: [module.id] }, refs);
-        if (change.added.length) {
-          await recordActivity(tx, change.activity);
-          changed.push(row.id);
-        }
-      }
-      await announce(tx, emit, changed);
-    });
+    await addModuleIssues(app.ctx, eventOrigin(request), access, request.params.moduleId, body.issues);
     return reply.status(201).send({ message: "success" });
   });
 
@@ -119,28 +160,7 @@ export async function moduleIssueRoutes(app: FastifyInstance): Promise<void> {
       minRole: ROLE.member,
     });
     if (!isUuid(request.params.issueId)) throw notFound("Work item");
-    await transactionWithEvents(db, events, eventOrigin(request), async (tx, emit) => {
-      const module = await getModule(tx, access, request.params.moduleId);
-      const [row] = await tx
-        .select()
-        .from(issues)
-        .innerJoin(moduleIssues, eq(moduleIssues.issueId, issues.id))
-        .where(
-          and(
-            eq(issues.id, request.params.issueId),
-            eq(issues.projectId, access.project.id),
-            eq(moduleIssues.moduleId, module.id),
-          ),
-        )
-        .limit(1);
-      if (!row) throw notFound("Work item");
-      const refs = await projectModules(tx, access.project.id, [module.id]);
-      const change = await changeIssueModules(tx, access.user.id, row.issues, { remove: [module.id] }, refs);
-      if (!row.issues.isDraft && !row.issues.deletedAt) {
-        await recordActivity(tx, change.activity);
-        await announce(tx, emit, [row.issues.id]);
-      }
-    });
+    await removeModuleIssue(app.ctx, eventOrigin(request), access, request.params.moduleId, request.params.issueId);
     return reply.status(204).send();
   });
 
