@@ -9,13 +9,14 @@
 import { createHmac } from "node:crypto";
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { client, createTestApp, createTestDatabase, ORIGIN, type TestApp } from "../../test/harness.ts";
 import { buildApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
-import { webhooks } from "../db/schema.ts";
+import { jobs, webhooks } from "../db/schema.ts";
+import { transactionWithEvents } from "../events/bus.ts";
 import { createProject, createWorld, type World } from "../routes/projects/test-support.ts";
 import { webhookDeliveryOf } from "./delivery.ts";
 import { postWebhook } from "./http.ts";
@@ -257,7 +258,7 @@ describe("delivery", () => {
     }
   });
 
-  it("sends nothing for workspaces without webhooks, and nothing for a switched-off webhook", async () => {
+  it("sends nothing to a switched-off webhook", async () => {
     const hook = await createHook(t.app, "/off");
     await client(t.app, w.admin).patch(`${hooks()}${hook.id}/`, { is_active: false });
     const on = await createHook(t.app, "/on");
@@ -269,6 +270,52 @@ describe("delivery", () => {
     expect(r.on("/off")).toHaveLength(0);
     expect((await logsOf(t.app, hook.id)).length).toBe(0);
     expect(on.id).toBeTruthy();
+  });
+});
+
+describe("the outbox", () => {
+  it("writes the delivery jobs in the change's own transaction: a rolled-back change leaves none", async () => {
+    const hook = await createHook(t.app, "/outbox", { issue: false, cycle: true });
+    const { db, events } = t.app.ctx;
+    const origin = { actorId: w.admin.id, clientMutationId: null };
+    const scope = { workspaceId: w.workspaceId, projectId, entityId: crypto.randomUUID() };
+    const queued = async (tx: Pick<typeof db, "select"> = db) =>
+      (await tx.select().from(jobs).where(sql`${jobs.payload}->>'webhook_id' = ${hook.id}`)).length;
+    await expect(
+      transactionWithEvents(db, events, origin, async (_tx, emit) => {
+        emit("cycle.created", scope, { id: scope.entityId, name: "Rolled back" });
+        throw new Error("the change fails");
+      }),
+    ).rejects.toThrow("the change fails");
+    expect(await queued()).toBe(0);
+    // Events the webhook did not ask for, and personal events, make no job either.
+    await transactionWithEvents(db, events, origin, async (_tx, emit) => {
+      emit("issue.created", scope, { id: scope.entityId });
+      emit("sticky.created", scope, { id: scope.entityId });
+    });
+    expect(await queued()).toBe(0);
+    // The job is in the change's transaction before it commits (a later commit hook sees it there).
+    let inside = -1;
+    const off = events.onBeforeCommit(async (tx) => {
+      inside = await queued(tx);
+    });
+    try {
+      await transactionWithEvents(db, events, origin, async (_tx, emit) => {
+        emit("cycle.created", scope, { id: scope.entityId, name: "Committed" });
+      });
+    } finally {
+      off();
+    }
+    expect(inside).toBe(1);
+    await until(() => {
+      const got = r.on("/outbox");
+      if (!got.length) throw new Error("not delivered yet");
+      expect(JSON.parse(got[0]?.body ?? "{}")).toMatchObject({
+        event: "cycle",
+        action: "created",
+        data: { name: "Committed" },
+      });
+    });
   });
 });
 
