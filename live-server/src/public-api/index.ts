@@ -12,6 +12,7 @@ import { publicApiErrorHandler } from "./errors.ts";
 import { registerIssueDetailRoutes } from "./issue-details.ts";
 import { registerIssueRoutes } from "./issues.ts";
 import { OpenApiRegistry } from "./openapi.ts";
+import { registerPlanningRoutes } from "./planning.ts";
 import { registerProjectRoutes } from "./projects.ts";
 import { ApiKeyRateLimiter } from "./rate-limit.ts";
 
@@ -25,6 +26,7 @@ export async function publicApiRoutes(app: FastifyInstance): Promise<void> {
     registerProjectRoutes({ app: v1, docs });
     registerIssueRoutes({ app: v1, docs });
     registerIssueDetailRoutes({ app: v1, docs });
+    registerPlanningRoutes({ app: v1, docs });
 
     let document: Record<string, unknown> | undefined;
     v1.get(`${V1_PREFIX}/openapi.json`, { config: { public: true } }, async () => {
