@@ -103,15 +103,22 @@ test.describe
         await synced;
         await markPage(other.page, "before-sidebar-change");
 
-        // More holds Archives and the way to customise.
+        // More holds Analytics, Archives and the way to customise.
         await nav(page).getByRole("button", { name: "More", exact: true }).click();
         const menu = page.getByRole("menu");
-        await expect(menu.getByRole("menuitem")).toHaveText(["Archives", "Customize sidebar"]);
+        await expect(menu.getByRole("menuitem")).toHaveText(["Analytics", "Archives", "Customize sidebar"]);
         await menu.getByRole("menuitem", { name: "Customize sidebar" }).click();
         const dialog = page.getByRole("dialog", { name: "Customize sidebar" });
         await expect(dialog).toBeVisible();
         const rows = dialog.getByTestId("sidebar-customize-row");
-        await expect(rows.locator(".sbc-name")).toHaveText(["Views", "Drafts", "Your work", "Archives", "Stickies"]);
+        await expect(rows.locator(".sbc-name")).toHaveText([
+          "Views",
+          "Analytics",
+          "Drafts",
+          "Your work",
+          "Archives",
+          "Stickies",
+        ]);
 
         // Drafts goes under More.
         const draftsSwitch = dialog.getByRole("switch", { name: "Show Drafts in the sidebar" });
@@ -127,13 +134,20 @@ test.describe
         // dnd-kit listens for the arrows only once the pick-up has settled, and measures between
         // moves: each step waits for its announcement (the live region) before the next key.
         await expect(stickiesHandle).toHaveAttribute("aria-pressed", "true");
-        for (const over of ["Archives", "Your work", "Drafts", "Views"]) {
+        for (const over of ["Archives", "Your work", "Drafts", "Analytics", "Views"]) {
           await page.keyboard.press("ArrowUp");
           await expect(page.getByText(`Stickies is over ${over}.`)).toBeAttached();
         }
         await page.keyboard.press("Space");
         await expect(stickiesHandle).not.toHaveAttribute("aria-pressed", "true");
-        await expect(rows.locator(".sbc-name")).toHaveText(["Stickies", "Views", "Drafts", "Your work", "Archives"]);
+        await expect(rows.locator(".sbc-name")).toHaveText([
+          "Stickies",
+          "Views",
+          "Analytics",
+          "Drafts",
+          "Your work",
+          "Archives",
+        ]);
 
         // Archives pinned, and dragged above Views.
         await dialog.getByRole("switch", { name: "Show Archives in the sidebar" }).click();
@@ -142,7 +156,14 @@ test.describe
           dialog.getByRole("button", { name: "Move Archives" }),
           rows.filter({ hasText: "Views" }).getByRole("button", { name: "Move Views" }),
         );
-        await expect(rows.locator(".sbc-name")).toHaveText(["Stickies", "Archives", "Views", "Drafts", "Your work"]);
+        await expect(rows.locator(".sbc-name")).toHaveText([
+          "Stickies",
+          "Archives",
+          "Views",
+          "Analytics",
+          "Drafts",
+          "Your work",
+        ]);
         await dialog.getByRole("button", { name: "Done" }).click();
         await expect(dialog).toBeHidden();
 
@@ -173,7 +194,11 @@ test.describe
         await page.reload();
         await expect(topRows(page)).toHaveText(expected);
         await nav(page).getByRole("button", { name: "More", exact: true }).click();
-        await expect(page.getByRole("menu").getByRole("menuitem")).toHaveText(["Drafts", "Customize sidebar"]);
+        await expect(page.getByRole("menu").getByRole("menuitem")).toHaveText([
+          "Analytics",
+          "Drafts",
+          "Customize sidebar",
+        ]);
         await page.getByRole("menuitem", { name: "Drafts" }).click();
         await expect(page).toHaveURL(new RegExp(`/${f.slug}/drafts/$`));
         await expect(nav(page).getByRole("button", { name: "More", exact: true })).toHaveClass(/active/);

@@ -4,7 +4,6 @@
  * xlsx with her items — a name that looks like a formula kept as text. The screen at phone width
  * and in the dark theme. The spec signs up its own user, workspace and project through the API.
  */
-import { readFile } from "node:fs/promises";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import ExcelJS from "exceljs";
 import { openSession, signUpWithProject } from "./support/setup.ts";
@@ -60,7 +59,7 @@ test.describe
       expect(download.suggestedFilename()).toMatch(/^exports-e2e-work-items-.+\.xlsx$/);
       const path = await download.path();
       const book = new ExcelJS.Workbook();
-      await book.xlsx.load(await readFile(path));
+      await book.xlsx.readFile(path);
       const sheet = book.worksheets[0];
       if (!sheet) throw new Error("the file has no sheet");
       expect(sheet.getRow(1).getCell(1).value).toBe("ID");

@@ -54,6 +54,7 @@ import {
   type WorkItemInput,
   watchProjectFocus,
 } from "../../stores/work-items";
+import { ProjectAnalyticsButton } from "../analytics/project-analytics";
 import { SaveAsViewButton } from "../views/save-as-view";
 import { JoinProjectState } from "../workspace/components/join-project-state";
 import { ProjectLogo } from "../workspace/components/logos";
@@ -297,6 +298,8 @@ export function WorkItemsBoard({
   );
 
   const canEdit = (project?.member_role ?? 0) >= ROLE.member;
+  // Analytics: workspace and project members and admins (product-domain §6), not guests.
+  const canSeeAnalytics = canEdit && (role ?? 0) >= ROLE.member;
   const canAdd = canEdit && canAddProp;
   const rowT = useMemo(() => cachedTranslate((key, options) => (options ? t(key, options) : t(key))), [t]);
   const ctxValue = useMemo<WorkItemsContextValue>(
@@ -409,6 +412,9 @@ export function WorkItemsBoard({
                 <Plus size={14} aria-hidden />
                 <span className="wi-btn-text">{addLabel ?? t("workItems.add")}</span>
               </Button>
+            ) : null}
+            {scope.kind === "project" && canSeeAnalytics ? (
+              <ProjectAnalyticsButton slug={slug} projectId={projectId} projectName={project.name} />
             ) : null}
             <Link
               className="wi-icon-btn wi-settings-link"

@@ -1,4 +1,5 @@
 import type { RouteObject } from "react-router";
+import { analyticsRoutes } from "../analytics/routes";
 import { cycleRoutes } from "../cycles/routes";
 import { epicRoutes } from "../epics/routes";
 import { intakeRoutes } from "../intake/routes";
@@ -50,6 +51,7 @@ export const workspaceRoutes: RouteObject[] = [
       ...memberProfileRoutes,
       ...epicRoutes,
       ...intakeRoutes,
+      ...analyticsRoutes,
       {
         path: "browse/:workItemKey/",
         lazy: async () => ({ Component: (await import("../work-item/work-item-page")).WorkItemPage }),

@@ -6,16 +6,26 @@
  * reachable: pinned in the sidebar, or one click away under More.
  *
  * Entries are those this product has and the person's role may open (product-domain §6: guests
- * see views and stickies; your work, drafts and archives need member or admin). The reference's
- * `active_cycles` and `analytics` keys are kept by the server but not offered: their screens
- * don't exist here yet.
+ * see views and stickies; analytics, your work, drafts and archives need member or admin). The
+ * reference's `active_cycles` key is kept by the server but not offered: its screen doesn't
+ * exist here yet.
  */
 import { DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import type { SidebarPreferenceKey } from "@tideline/shared";
 import clsx from "clsx";
-import { Archive, Ellipsis, FilePen, GripVertical, Layers, Settings2, StickyNote, UserRound } from "lucide-react";
+import {
+  Archive,
+  BarChart3,
+  Ellipsis,
+  FilePen,
+  GripVertical,
+  Layers,
+  Settings2,
+  StickyNote,
+  UserRound,
+} from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
@@ -67,6 +77,15 @@ function useEntryDefs(): EntryDef[] {
       matchPrefix: `/${slug}/workspace-views/`,
     },
   ];
+  if (member) {
+    defs.push({
+      key: "analytics",
+      label: t("analytics.sidebar"),
+      icon: (size) => <BarChart3 size={size} aria-hidden />,
+      to: `/${slug}/analytics/`,
+      matchPrefix: `/${slug}/analytics/`,
+    });
+  }
   if (member && userId) {
     defs.push({
       key: "your_work",
