@@ -18,6 +18,8 @@ export const can = {
   manageExports: (role: Role) => (role ?? 0) >= ROLE.admin,
   /** Settings → Webhooks: workspace admins only (product-domain §6). */
   manageWebhooks: (role: Role) => (role ?? 0) >= ROLE.admin,
+  /** Settings → API tokens: admins only (product-domain §6). */
+  manageApiTokens: (role: Role) => (role ?? 0) >= ROLE.admin,
   /** Create a project in the workspace: member or above. */
   createProject: (role: Role) => (role ?? 0) >= ROLE.member,
   /** Sidebar / menu: archives (and your work, analytics, drafts) are hidden from guests. */

@@ -122,6 +122,14 @@ export const workspaceRoutes: RouteObject[] = [
             path: "exports/",
             lazy: async () => ({ Component: (await import("./settings/exports")).WorkspaceExportsSettings }),
           },
+          {
+            path: "api-tokens/",
+            lazy: async () => ({ Component: (await import("./settings/api-tokens")).WorkspaceApiTokensSettings }),
+          },
+          {
+            path: "api-tokens/reference/",
+            lazy: async () => ({ Component: (await import("./settings/api-reference")).WorkspaceApiReference }),
+          },
         ],
       },
     ],

@@ -1,4 +1,4 @@
-import { FileDown, Settings, Settings2, Users, Webhook } from "lucide-react";
+import { FileDown, KeyRound, Settings, Settings2, Users, Webhook } from "lucide-react";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, NavLink, Outlet } from "react-router";
@@ -49,6 +49,12 @@ export function WorkspaceSettingsLayout() {
             <NavLink to={`/${slug}/settings/webhooks/`}>
               <Webhook size={15} aria-hidden />
               {t("settings.webhooks.title")}
+            </NavLink>
+          ) : null}
+          {can.manageApiTokens(role) ? (
+            <NavLink to={`/${slug}/settings/api-tokens/`}>
+              <KeyRound size={15} aria-hidden />
+              {t("settings.apiTokens.title")}
             </NavLink>
           ) : null}
         </nav>
