@@ -115,7 +115,9 @@ export async function chartCells(
   const measure =
     metric === "ESTIMATE_POINT_COUNT"
       ? sql`coalesce(sum(${estimateValue(sql`ev.value`)}), 0)::float8`
-      : sql`count(distinct i.id)::float8`;
+      : // Each joined row is one (item, value) pair — the link tables' keys are (item, value) — so
+        // count(*) counts items per bar without the sort a count(distinct) costs.
+        sql`count(*)::float8`;
   const estimateJoin =
     metric === "ESTIMATE_POINT_COUNT" ? sql`left join estimate_points ev on ev.id = i.estimate_point_id` : sql``;
   return queryRows<ChartCell>(

@@ -131,17 +131,20 @@ export type AssigneeStatsRow = {
   avatar_url: string | null;
 } & Omit<ProjectStatsRow, "project_id" | "project__name">;
 
-/** advance-analytics-stats (project): each assignee's work items by state group; no assignee is a row of nulls. */
+/**
+ * advance-analytics-stats (project): each assignee's work items by state group; no assignee is a
+ * row of nulls. One row per (item, assignee) — the link's key — so count(*) counts items.
+ */
 export async function statsByAssignee(db: DbOrTx, scope: AnalyticsScope): Promise<AssigneeStatsRow[]> {
   if (!scope.projects.length) return [];
   return queryRows<AssigneeStatsRow>(
     db,
     sql`select u.display_name, u.id as assignee_id, nullif(u.avatar_url, '') as avatar_url,
-        count(distinct i.id) filter (where s."group" = 'cancelled')::int as cancelled_work_items,
-        count(distinct i.id) filter (where s."group" = 'completed')::int as completed_work_items,
-        count(distinct i.id) filter (where s."group" = 'backlog')::int as backlog_work_items,
-        count(distinct i.id) filter (where s."group" = 'unstarted')::int as un_started_work_items,
-        count(distinct i.id) filter (where s."group" = 'started')::int as started_work_items
+        count(*) filter (where s."group" = 'cancelled')::int as cancelled_work_items,
+        count(*) filter (where s."group" = 'completed')::int as completed_work_items,
+        count(*) filter (where s."group" = 'backlog')::int as backlog_work_items,
+        count(*) filter (where s."group" = 'unstarted')::int as un_started_work_items,
+        count(*) filter (where s."group" = 'started')::int as started_work_items
       from issues i left join states s on s.id = i.state_id
         left join issue_assignees ia on ia.issue_id = i.id left join users u on u.id = ia.assignee_id
       where ${itemsCounted(scope)} and ${inPeriod(scope, sql`i.created_at`)}
