@@ -40,7 +40,7 @@ export function apiKeyAuthentication(db: DbOrTx, limiter: ApiKeyRateLimiter) {
     if (!row?.token.isActive || !row.user.isActive) throw invalid();
     if (row.token.expiredAt && row.token.expiredAt <= now) throw invalid();
 
-    const state = limiter.hit(row.token.id, now.getTime());
+    const state = await limiter.hit(row.token.id, now.getTime());
     reply.header("x-ratelimit-limit", String(state.limit));
     reply.header("x-ratelimit-remaining", String(state.remaining));
     reply.header("x-ratelimit-reset", String(Math.ceil(state.resetAt / 1000)));

@@ -5,6 +5,7 @@
  * from the routes (GET /api/v1/openapi.json, public). Handlers call the same services as the
  * web API, so every change emits the same domain events.
  */
+import { createRequire } from "node:module";
 import type { FastifyInstance } from "fastify";
 import { apiKeyAuthentication } from "./auth.ts";
 import { V1_PREFIX } from "./context.ts";
@@ -16,10 +17,18 @@ import { registerPlanningRoutes } from "./planning.ts";
 import { registerProjectRoutes } from "./projects.ts";
 import { ApiKeyRateLimiter } from "./rate-limit.ts";
 
+const require = createRequire(import.meta.url);
+
 export async function publicApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (v1) => {
     const docs = new OpenApiRegistry();
-    const limiter = new ApiKeyRateLimiter(v1.ctx.config.apiKeyRateLimit);
+    // With REDIS_URL the per-token counts are shared by every instance (ioredis loaded only then).
+    const redisUrl = v1.ctx.config.redisUrl;
+    const redis = redisUrl
+      ? new (require("ioredis") as typeof import("ioredis")).Redis(redisUrl, { maxRetriesPerRequest: 2 })
+      : undefined;
+    if (redis) v1.addHook("onClose", async () => redis.disconnect());
+    const limiter = new ApiKeyRateLimiter(v1.ctx.config.apiKeyRateLimit, redis);
     v1.setErrorHandler(publicApiErrorHandler);
     v1.addHook("onRequest", apiKeyAuthentication(v1.ctx.db, limiter));
 

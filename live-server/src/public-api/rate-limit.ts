@@ -1,9 +1,9 @@
 /**
  * Per-token rate limit of the public API (the reference: 60 a minute, API_KEY_RATE_LIMIT). A
- * fixed window per token: simple, and the window's end is the X-RateLimit-Reset it answers.
- * Counted in this process's memory: with several instances behind a balancer each counts its
- * own share (documented in README).
+ * fixed window per token, whose end is the X-RateLimit-Reset it answers.
  */
+import type { Redis } from "ioredis";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 export type RateLimitRule = { limit: number; windowMs: number };
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -20,29 +20,35 @@ export function parseRate(text: string): RateLimitRule | undefined {
 
 export type RateLimitState = { limit: number; remaining: number; resetAt: number; allowed: boolean };
 
+/**
+ * One window per token (rate-limiter-flexible): in this process's memory, or in Redis when
+ * REDIS_URL is set, so that several instances count one allowance together.
+ */
 export class ApiKeyRateLimiter {
   readonly #rule: RateLimitRule;
-  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #limiter: RateLimiterAbstract;
 
-  constructor(rule: RateLimitRule) {
+  constructor(rule: RateLimitRule, redis?: Redis) {
     this.#rule = rule;
+    const options = {
+      keyPrefix: "api-key",
+      points: rule.limit,
+      duration: Math.max(1, Math.round(rule.windowMs / 1000)),
+    };
+    this.#limiter = redis ? new RateLimiterRedis({ storeClient: redis, ...options }) : new RateLimiterMemory(options);
   }
 
   /** Count one call of `key`; answers whether it may run and the headers' figures. */
-  hit(key: string, now = Date.now()): RateLimitState {
-    const { limit, windowMs } = this.#rule;
-    let w = this.#windows.get(key);
-    if (!w || now >= w.start + windowMs) {
-      w = { start: now, count: 0 };
-      this.#windows.set(key, w);
-      if (this.#windows.size > 10_000) this.#sweep(now);
+  async hit(key: string, now = Date.now()): Promise<RateLimitState> {
+    const limit = this.#rule.limit;
+    try {
+      const res = await this.#limiter.consume(key);
+      return { limit, remaining: res.remainingPoints, resetAt: now + res.msBeforeNext, allowed: true };
+    } catch (error) {
+      if (error instanceof RateLimiterRes) {
+        return { limit, remaining: 0, resetAt: now + error.msBeforeNext, allowed: false };
+      }
+      throw error;
     }
-    const allowed = w.count < limit;
-    if (allowed) w.count += 1;
-    return { limit, remaining: Math.max(0, limit - w.count), resetAt: w.start + windowMs, allowed };
-  }
-
-  #sweep(now: number): void {
-    for (const [key, w] of this.#windows) if (now >= w.start + this.#rule.windowMs) this.#windows.delete(key);
   }
 }
