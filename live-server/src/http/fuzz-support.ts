@@ -18,6 +18,7 @@ import type { InjectOptions } from "fastify";
 import { expect } from "vitest";
 import { client, createTestApp, ORIGIN, setupInstance, type TestApp } from "../../test/harness.ts";
 import { createSession, SESSION_COOKIE } from "../auth/sessions.ts";
+import { tokenFor } from "../public-api/test-support.ts";
 import { createIssue } from "../routes/issues/test-support.ts";
 import { createWorld, projectWithTeam, type World } from "../routes/projects/test-support.ts";
 
@@ -68,6 +69,9 @@ function paramValue(name: string, before: string, ids: Ids): string {
     slug: ids.slug ?? "",
     projectId: ids.project ?? "",
     issueId: ids.issue ?? "",
+    identifier: ids.issueKey ?? "",
+    cycleId: ids.zero ?? "",
+    moduleId: ids.zero ?? "",
     memberId: ids.memberUser ?? "",
     pageId: ids.page ?? "",
     versionId: ids.zero ?? "",
@@ -85,6 +89,11 @@ function paramValue(name: string, before: string, ids: Ids): string {
     token: "not-a-real-token",
   };
   return byName[name] ?? ids.zero ?? "";
+}
+
+/** The public API (/api/v1) takes an X-API-Key instead of the cookie. */
+function apiKeyFor(route: Route, ids: Ids): Record<string, string> {
+  return route.path.startsWith("/api/v1/") && ids.apiKey ? { "x-api-key": ids.apiKey } : {};
 }
 
 /** The route's path with each parameter replaced by `value(name, segmentBefore)`. */
@@ -409,7 +418,8 @@ export type FuzzWorld = { t: TestApp; w: World; ids: Ids };
 /** Builds the world every fuzz file runs against: one of each object, made through the API. */
 export async function fuzzWorld(): Promise<FuzzWorld> {
   const ids: Ids = { zero: "00000000-0000-0000-0000-000000000000" };
-  const t = await createTestApp();
+  // The public API's routes (/api/v1) are called with an API key; no rate limit in the way.
+  const t = await createTestApp({ API_KEY_RATE_LIMIT: "1000000/minute" });
   const w = await createWorld(t);
   await setupInstance(t.db, w.admin);
   const project = await projectWithTeam(t, w);
@@ -457,6 +467,8 @@ export async function fuzzWorld(): Promise<FuzzWorld> {
     adminUser: w.admin.id,
     memberUser: w.member.id,
     outsiderUser: w.outsider.id,
+    apiKey: (await tokenFor(t, w.admin, w.workspaceId)).key,
+    issueKey: `${project.identifier}-1`,
   });
   return { t, w, ids };
 }
@@ -486,7 +498,11 @@ export async function fuzzReadRoutes({ t, w, ids }: FuzzWorld): Promise<void> {
     }
     const cookie = `${SESSION_COOKIE}=${route.path.startsWith("/api/instances") ? adminToken : token}`;
     for (const at of urls) {
-      const res = await t.app.inject({ method: "GET", url: at, headers: { origin: ORIGIN, cookie } });
+      const res = await t.app.inject({
+        method: "GET",
+        url: at,
+        headers: { origin: ORIGIN, cookie, ...apiKeyFor(route, ids) },
+      });
       sent++;
       if (res.body.includes(DATABASE_REFUSED)) failures.push(`GET ${at.slice(0, 200)} → refused only by the database`);
       if (res.statusCode >= 500) failures.push(`GET ${at.slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 200)}`);
@@ -524,7 +540,7 @@ export async function fuzzWriteRoutes({ t, w, ids }: FuzzWorld, shard: number, s
         method: route.method as InjectOptions["method"],
         url: request.url,
         payload: request.payload,
-        headers: { origin: ORIGIN, cookie, ...request.headers },
+        headers: { origin: ORIGIN, cookie, ...apiKeyFor(route, ids), ...request.headers },
       });
       sent++;
       // The error handler's last line of defence answered: the route let bad input reach SQL.
