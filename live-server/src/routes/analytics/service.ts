@@ -139,16 +139,15 @@ export async function statsByAssignee(db: DbOrTx, scope: AnalyticsScope): Promis
   if (!scope.projects.length) return [];
   return queryRows<AssigneeStatsRow>(
     db,
-    sql`select u.display_name, u.id as assignee_id, nullif(u.avatar_url, '') as avatar_url,
-        count(*) filter (where s."group" = 'cancelled')::int as cancelled_work_items,
-        count(*) filter (where s."group" = 'completed')::int as completed_work_items,
-        count(*) filter (where s."group" = 'backlog')::int as backlog_work_items,
-        count(*) filter (where s."group" = 'unstarted')::int as un_started_work_items,
-        count(*) filter (where s."group" = 'started')::int as started_work_items
-      from issues i left join states s on s.id = i.state_id
-        left join issue_assignees ia on ia.issue_id = i.id left join users u on u.id = ia.assignee_id
-      where ${itemsCounted(scope)} and ${inPeriod(scope, sql`i.created_at`)}
-      group by u.id, u.display_name, u.avatar_url
+    sql`with agg as (select ia.assignee_id, ${BY_GROUP}
+        from issues i left join states s on s.id = i.state_id
+          left join issue_assignees ia on ia.issue_id = i.id
+        where ${itemsCounted(scope)} and ${inPeriod(scope, sql`i.created_at`)}
+        group by ia.assignee_id)
+      select u.display_name, agg.assignee_id, nullif(u.avatar_url, '') as avatar_url,
+        agg.cancelled_work_items, agg.completed_work_items, agg.backlog_work_items,
+        agg.un_started_work_items, agg.started_work_items
+      from agg left join users u on u.id = agg.assignee_id
       order by u.display_name nulls last`,
   );
 }
