@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { apiKeyAuthentication } from "./auth.ts";
 import { V1_PREFIX } from "./context.ts";
 import { publicApiErrorHandler } from "./errors.ts";
+import { registerExtraRoutes } from "./extras.ts";
 import { registerIssueDetailRoutes } from "./issue-details.ts";
 import { registerIssueRoutes } from "./issues.ts";
 import { OpenApiRegistry } from "./openapi.ts";
@@ -36,6 +37,7 @@ export async function publicApiRoutes(app: FastifyInstance): Promise<void> {
     registerIssueRoutes({ app: v1, docs });
     registerIssueDetailRoutes({ app: v1, docs });
     registerPlanningRoutes({ app: v1, docs });
+    registerExtraRoutes({ app: v1, docs });
 
     let document: Record<string, unknown> | undefined;
     v1.get(`${V1_PREFIX}/openapi.json`, { config: { public: true } }, async () => {

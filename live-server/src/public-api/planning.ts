@@ -58,7 +58,7 @@ import { pageAnswer, paginateList, readPage } from "./paginate.ts";
 type Query = Record<string, unknown>;
 
 /** The web answer in the reference's public names: references without `_id`, members listed. */
-function publicize(obj: Record<string, unknown>): Record<string, unknown> {
+export function publicize(obj: Record<string, unknown>): Record<string, unknown> {
   const renames: Record<string, string> = {
     project_id: "project",
     workspace_id: "workspace",

@@ -347,28 +347,30 @@ export function registerProjectRoutes({ app, docs }: V1): void {
       return rows.map((r) => ({ ...presentUserLite(r.user), role: r.role }));
     },
   );
-  docs.add<ProjectParams>(
-    app,
-    "get",
-    `${PROJECT}/members/`,
-    { summary: "List project members", tag: "Members" },
-    async (request) => {
-      const access = await member(request, ROLE.guest);
-      const rows = await db
-        .select({ user: users, role: projectMembers.role })
-        .from(projectMembers)
-        .innerJoin(users, eq(users.id, projectMembers.memberId))
-        .innerJoin(
-          workspaceMembers,
-          and(
-            eq(workspaceMembers.workspaceId, projectMembers.workspaceId),
-            eq(workspaceMembers.memberId, projectMembers.memberId),
-            eq(workspaceMembers.isActive, true),
-          ),
-        )
-        .where(and(eq(projectMembers.projectId, access.project.id), eq(projectMembers.isActive, true)))
-        .orderBy(projectMembers.createdAt, projectMembers.id);
-      return rows.map((r) => ({ ...presentUserLite(r.user), role: r.role }));
-    },
-  );
+  for (const segment of ["members", "project-members"] as const) {
+    docs.add<ProjectParams>(
+      app,
+      "get",
+      `${PROJECT}/${segment}/`,
+      { summary: "List project members", tag: "Members" },
+      async (request) => {
+        const access = await member(request, ROLE.guest);
+        const rows = await db
+          .select({ user: users, role: projectMembers.role })
+          .from(projectMembers)
+          .innerJoin(users, eq(users.id, projectMembers.memberId))
+          .innerJoin(
+            workspaceMembers,
+            and(
+              eq(workspaceMembers.workspaceId, projectMembers.workspaceId),
+              eq(workspaceMembers.memberId, projectMembers.memberId),
+              eq(workspaceMembers.isActive, true),
+            ),
+          )
+          .where(and(eq(projectMembers.projectId, access.project.id), eq(projectMembers.isActive, true)))
+          .orderBy(projectMembers.createdAt, projectMembers.id);
+        return rows.map((r) => ({ ...presentUserLite(r.user), role: r.role }));
+      },
+    );
+  }
 }
