@@ -101,6 +101,22 @@ async function logsOf(app: TestApp["app"], hookId: string) {
 }
 
 describe("delivery", () => {
+  it("a new project reaches a webhook that wants projects: event project, action created, the project as data", async () => {
+    await createHook(t.app, "/projects", { issue: false, project: true });
+    const created = await createProject(t, w.admin, w.slug);
+    const [got] = await until(() => {
+      const list = r.on("/projects");
+      if (!list.length) throw new Error("not delivered yet");
+      return list;
+    });
+    expect(got?.headers["x-webhook-event"]).toBe("project");
+    expect(JSON.parse(got?.body ?? "{}")).toMatchObject({
+      event: "project",
+      action: "created",
+      data: { id: created.id, identifier: created.identifier, name: created.name, workspace: w.workspaceId },
+    });
+  });
+
   it("sends a signed delivery whose HMAC verifies on the exact body, and logs it", async () => {
     const hook = await createHook(t.app, "/signed");
     const issue = await createIssue(t.app, "Signed delivery");

@@ -37,6 +37,7 @@ export const DOMAIN_EVENT_TYPES = [
   "estimate.created",
   "estimate.updated",
   "estimate.deleted",
+  "project.created",
   "project.updated",
   "project.deleted",
   "project.member.added",

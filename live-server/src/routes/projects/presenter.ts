@@ -60,6 +60,26 @@ export function presentProjectLite(p: ProjectRow, viewer: ProjectViewer) {
   };
 }
 
+/** The project itself, no viewer's relation to it: the data of project.created (webhooks, the live layer). */
+export function presentProjectEvent(p: ProjectRow) {
+  return {
+    id: p.id,
+    workspace: p.workspaceId,
+    name: p.name,
+    identifier: p.identifier,
+    description: p.description,
+    network: p.network,
+    logo_props: p.logoProps,
+    cover_image: p.coverImage,
+    project_lead: p.projectLeadId,
+    archived_at: p.archivedAt,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    created_by: p.createdById,
+    ...featureFlags(p),
+  };
+}
+
 /** The full project: settings pages, the project list with details. */
 export function presentProjectDetail(p: ProjectRow, viewer: ProjectViewer, info: ProjectMembersInfo) {
   return {

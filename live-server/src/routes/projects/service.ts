@@ -33,6 +33,7 @@ import {
   type ProjectViewer,
   presentOwnMembership,
   presentProjectDetail,
+  presentProjectEvent,
   presentProjectFavorite,
   presentProjectLite,
 } from "./presenter.ts";
@@ -334,6 +335,11 @@ export async function createProject(
         })
         .returning();
       if (!project) throw new Error("project insert failed");
+      emit(
+        "project.created",
+        { workspaceId: project.workspaceId, projectId: project.id, entityId: project.id },
+        presentProjectEvent(project),
+      );
       await upsertMembership(tx, emit, project, creatorId, ROLE.admin, creatorId);
       if (leadId && leadRole !== null) {
         await upsertMembership(tx, emit, project, leadId, joinRoleFor(leadRole), creatorId);
