@@ -116,3 +116,25 @@ describe("public API links", () => {
     expect(await linkCount()).toBe(before);
   });
 });
+
+describe("public API activity", () => {
+  it("lists what changed on the work item, oldest first, and one by id", async () => {
+    await v1(t.app, keys.admin).patch(`${item}/`, { priority: "urgent" });
+    const list = await v1(t.app, keys.guest).get(`${item}/activities/`);
+    expect(list.statusCode).toBe(200);
+    const results = list.json().results as {
+      id: string;
+      field: string | null;
+      verb: string;
+      new_value: string | null;
+    }[];
+    expect(results[0]?.verb).toBe("created");
+    expect(results.find((r) => r.field === "priority")?.new_value).toBe("urgent");
+    const one = await v1(t.app, keys.admin).get(`${item}/activities/${results[0]?.id}/`);
+    expect(one.json().id).toBe(results[0]?.id);
+    expect(
+      (await v1(t.app, keys.admin).get(`${item}/activities/00000000-0000-4000-8000-000000000000/`)).statusCode,
+    ).toBe(404);
+    expect((await v1(t.app, keys.stranger).get(`${item}/activities/`)).statusCode).toBe(404);
+  });
+});

@@ -1,16 +1,17 @@
 /**
- * /api/v1 comments and links of a work item (the reference's work_item.py: issues/:id/comments/,
- * issues/:id/links/, and the work-items/ aliases): GET (cursor pages), POST; :id/: GET, PATCH,
- * DELETE. Rules as in the web API: reading needs the item; writing needs project member;
+ * /api/v1 comments, links and activity of a work item (the reference's work_item.py:
+ * issues/:id/comments/, issues/:id/links/, issues/:id/activities/, and the work-items/ aliases):
+ * GET (cursor pages), POST; :id/: GET, PATCH, DELETE; activities are read-only. Rules as in the web API: reading needs the item; writing needs project member;
  * only the author edits a comment, the author or a project admin deletes it. The writes are
  * issue-details/comments.ts and links.ts, so history, subscriptions and events follow.
  */
 import { ROLE } from "@tideline/shared";
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
-import { issueComments, issueLinks } from "../db/schema.ts";
+import { issueActivities, issueComments, issueLinks } from "../db/schema.ts";
 import { eventOrigin, transactionWithEvents } from "../events/bus.ts";
-import { forbidden, parse } from "../http/errors.ts";
+import { forbidden, notFound, parse } from "../http/errors.ts";
+import { isUuid } from "../http/ids.ts";
 import { issueAccess } from "../policies/access.ts";
 import {
   type CommentRow,
@@ -147,6 +148,45 @@ export function registerIssueDetailRoutes({ app, docs }: V1): void {
           removeComment(tx, emit, access, before),
         );
         return reply.status(204).send();
+      },
+    );
+
+    // History (the reference's activities/): every recorded change, oldest first.
+    type ActivityParams = ItemParams & { activityId: string };
+    const activities = `${PROJECT}/${kind}/:issueId/activities`;
+    // The reference names the comment reference issue_comment (comment is the sentence).
+    const presentActivity = ({ commentId, ...row }: typeof issueActivities.$inferSelect) =>
+      dumpRow({ ...row, issueCommentId: commentId, updatedAt: row.createdAt });
+    docs.add<ItemParams>(
+      app,
+      "get",
+      `${activities}/`,
+      { summary: "List a work item's activity", tag: "Work item activity", paginated: true },
+      async (request) => {
+        const access = await item(request);
+        const rows = await db
+          .select()
+          .from(issueActivities)
+          .where(eq(issueActivities.issueId, access.issue.id))
+          .orderBy(asc(issueActivities.createdAt), asc(issueActivities.id));
+        return paginateList(request.query, rows.map(presentActivity));
+      },
+    );
+    docs.add<ActivityParams>(
+      app,
+      "get",
+      `${activities}/:activityId/`,
+      { summary: "Get one activity of a work item", tag: "Work item activity" },
+      async (request) => {
+        const access = await item(request);
+        if (!isUuid(request.params.activityId)) throw notFound("Activity");
+        const [row] = await db
+          .select()
+          .from(issueActivities)
+          .where(and(eq(issueActivities.id, request.params.activityId), eq(issueActivities.issueId, access.issue.id)))
+          .limit(1);
+        if (!row) throw notFound("Activity");
+        return presentActivity(row);
       },
     );
 
