@@ -1466,7 +1466,7 @@ export const exporterHistory = pgTable(
     projectIds: uuid("project_ids").array().notNull(),
     /** "csv", "xlsx" or "json". */
     provider: text("provider").notNull(),
-    /** One file per project (the reference's `multiple`), zipped. */
+    /** The reference's `multiple` (a file per project, zipped, there), kept as sent: every export here is one file. */
     multiple: boolean("multiple").notNull().default(false),
     /** "queued", "processing", "completed" or "failed". */
     status: text("status").notNull().default("queued"),
