@@ -131,6 +131,14 @@ describe("public API work items", () => {
     const picked = (await v1(t.app, keys.admin).get(`${purl}/?per_page=1&fields=id,name`)).json();
     expect(Object.keys(picked.results[0]).sort()).toEqual(["id", "name"]);
     expect((await v1(t.app, keys.admin).get(`${purl}/?order_by=bogus`)).statusCode).toBe(400);
+    // The web API's filters apply.
+    await v1(t.app, keys.admin).patch(`${purl}/${first.results[0].id}/`, { priority: "urgent" });
+    const urgent = (await v1(t.app, keys.admin).get(`${purl}/?priority=urgent`)).json();
+    expect(urgent.results.map((r: { name: string }) => r.name)).toEqual(["Item 1"]);
+    expect(urgent.total_results).toBe(1);
+    const searched = (await v1(t.app, keys.admin).get(`${purl}/?search=Item%203`)).json();
+    expect(searched.results.map((r: { name: string }) => r.name)).toContain("Item 3");
+    expect((await v1(t.app, keys.admin).get(`${purl}/?priority=asap`)).statusCode).toBe(400);
   });
 
   it("roles, other workspaces and bad input", async () => {

@@ -18,7 +18,7 @@ import { issueAssignees, issueLabels, issues, labels, projects, states, users } 
 import { eventOrigin, transactionWithEvents } from "../events/bus.ts";
 import { badRequest, forbidden, notFound, parse } from "../http/errors.ts";
 import { type IssueAccess, type IssueRow, issueAccess, type ProjectAccess, projectAccess } from "../policies/access.ts";
-import { visibleConditions } from "../routes/issues/common.ts";
+import { readListQuery, visibleConditions } from "../routes/issues/common.ts";
 import { dateField, optionalRef, stateRef } from "../routes/issues/schema.ts";
 import { createIssue, deleteIssues, lockIssueRow, updateIssue } from "../routes/issues/service.ts";
 import { PROJECT, type ProjectParams, type SlugParams, type V1, WS } from "./context.ts";
@@ -205,8 +205,13 @@ export function registerIssueRoutes({ app, docs }: V1): void {
       ),
     fields: z.string().optional().describe("comma-separated fields to answer"),
     expand: z.string().optional().describe("assignees, labels, state, project, parent, created_by, updated_by"),
+    state: z.string().optional().describe("state ids, comma-separated (the web API's filters)"),
+    priority: z.string().optional().describe("urgent, high, medium, low, none; comma-separated"),
+    assignees: z.string().optional().describe("user ids, comma-separated"),
+    labels: z.string().optional().describe("label ids, comma-separated"),
+    search: z.string().optional().describe("words of the name, or a key such as WEB-12"),
   });
-  const itemQuery = listQuery.omit({ order_by: true });
+  const itemQuery = listQuery.pick({ fields: true, expand: true });
 
   for (const kind of ["issues", "work-items"] as const) {
     const base = `${PROJECT}/${kind}`;
@@ -221,7 +226,10 @@ export function registerIssueRoutes({ app, docs }: V1): void {
         const access = await projectAccess(db, request, request.params.slug, request.params.projectId);
         const page = readPage(request.query);
         const order = orderByOf(request.query.order_by);
-        const where = sql.join([...visibleConditions(access), sql`i.is_epic = false`], sql` and `);
+        // The web API's filters (state, priority, assignees, labels, dates, search…) on top.
+        const { order_by: _o, cursor: _c, per_page: _p, fields: _f, expand: _e, ...filterQuery } = request.query;
+        const filters = readListQuery(filterQuery, access).conditions;
+        const where = sql.join([...visibleConditions(access), sql`i.is_epic = false`, ...filters], sql` and `);
         const [idRows, countRows] = await Promise.all([
           queryRows<{ id: string }>(
             db,
