@@ -50,7 +50,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger:
       options.logger === false
         ? false
-        : { level: config.logLevel, redact: ["req.headers.cookie", "req.headers.authorization"] },
+        : {
+            level: config.logLevel,
+            redact: ["req.headers.cookie", "req.headers.authorization", 'req.headers["x-api-key"]'],
+          },
     trustProxy: config.trustProxy,
     bodyLimit: 6 * 1024 * 1024,
     // `/api/users/notifications` and `/api/users/notifications/` are the same route.

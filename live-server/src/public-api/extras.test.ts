@@ -114,3 +114,12 @@ describe("public API archives and transfer", () => {
     expect((await v1(t.app, keys.admin).delete(`${base}/archived-modules/${mod.id}/unarchive/`)).statusCode).toBe(204);
   });
 });
+
+describe("public API users/me", () => {
+  it("answers the token's user", async () => {
+    const me = await v1(t.app, keys.member).get("/api/v1/users/me/");
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: w.member.id, email: w.member.email, display_name: w.member.displayName });
+    expect((await v1(t.app, null).get("/api/v1/users/me/")).statusCode).toBe(401);
+  });
+});

@@ -26,7 +26,7 @@ import { archiveModule, listProjectModules, restoreModule } from "../routes/modu
 import { addMembers, getMember, removeMember, updateMemberRole } from "../routes/projects/members.ts";
 import { updateMemberBody } from "../routes/projects/schema.ts";
 import { archiveProject, restoreProject } from "../routes/projects/service.ts";
-import { PROJECT, type ProjectParams, type V1 } from "./context.ts";
+import { PROJECT, type ProjectParams, type V1, V1_PREFIX } from "./context.ts";
 import { paginateList } from "./paginate.ts";
 import { publicize } from "./planning.ts";
 import { presentUserLite } from "./projects.ts";
@@ -113,6 +113,18 @@ export function registerExtraRoutes({ app, docs }: V1): void {
       },
     );
   }
+
+  // ── the token's user (the reference's users/me/) ──
+  docs.add<Record<string, never>>(
+    app,
+    "get",
+    `${V1_PREFIX}/users/me/`,
+    { summary: "The token's user", tag: "Users" },
+    async (request) => {
+      if (!request.user) throw notFound("User");
+      return presentUserLite(request.user);
+    },
+  );
 
   // ── archives ──
   docs.add<ProjectParams>(
