@@ -291,7 +291,7 @@ test.describe
           await shoot(page, `more-${size}-${scheme}`, "sidebar-");
           await page.getByRole("menuitem", { name: "Customize sidebar" }).click();
           const dialog = page.getByRole("dialog", { name: "Customize sidebar" });
-          await expect(dialog.getByTestId("sidebar-customize-row")).toHaveCount(5);
+          await expect(dialog.getByTestId("sidebar-customize-row")).toHaveCount(6);
           await shoot(page, `customize-${size}-${scheme}`, "sidebar-");
           await dialog.getByRole("button", { name: "Done" }).click();
           await expect(dialog).toBeHidden();
