@@ -48,10 +48,33 @@ test.describe
       await expect(page.getByLabel("Workspace URL")).toHaveValue(workspace.slug);
       await choose(page, page.getByRole("combobox", { name: "Organization size" }), "Organization size", "2-10");
       await expect(page.getByRole("combobox", { name: "Organization size" })).toHaveText("2-10");
+      // The step marker the client sends after "Create workspace" (without waiting for it) is
+      // answered only once onboarding has finished and the workspace shows — as happened once on
+      // a loaded machine, when that older answer put `is_onboarded: false` back and the guards
+      // sent the person back to onboarding. Every step below needs the guards to let them in.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let delivered: () => void = () => {};
+      const answered = new Promise<void>((resolve) => {
+        delivered = resolve;
+      });
+      await page.route("**/api/users/me/profile/", async (route) => {
+        const marker = route.request().method() === "PATCH" && route.request().postData()?.includes("workspace_create");
+        if (!marker) return route.fallback();
+        const response = await route.fetch();
+        await held;
+        await route.fulfill({ response });
+        delivered();
+      });
       await page.getByRole("button", { name: "Create workspace" }).click();
 
       await page.getByRole("button", { name: "Skip for now" }).click();
       await expect(page).toHaveURL(new RegExp(`/${workspace.slug}/?$`));
+      release();
+      await answered;
+      await page.unroute("**/api/users/me/profile/");
 
       await page.getByRole("link", { name: "Projects", exact: true }).click();
       await page.getByRole("button", { name: "Create project" }).click();

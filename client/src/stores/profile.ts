@@ -41,7 +41,22 @@ function patchUserLocal(patch: UserPatch): () => void {
   };
 }
 
-function patchProfileLocal(patch: ProfilePatch): () => void {
+/**
+ * Profile writes may answer out of order (the onboarding's step marker is sent without waiting,
+ * and "Skip for now" can finish onboarding before it answers): each write takes a number, and
+ * only the latest write's answer (or undo) is applied — an older answer would put back what a
+ * newer write changed, e.g. `is_onboarded: false`, and the guards would send the person back
+ * to onboarding.
+ */
+let profileWrites = 0;
+const nextProfileWrite = () => ++profileWrites;
+const isLatestProfileWrite = (n: number) => n === profileWrites;
+
+function applyProfileAnswer(write: number, result: Profile | null | undefined): void {
+  if (result && isLatestProfileWrite(write)) session.profile = result;
+}
+
+function patchProfileLocal(patch: ProfilePatch, write = profileWrites): () => void {
   const before = session.profile;
   if (before) {
     session.profile = {
@@ -54,7 +69,7 @@ function patchProfileLocal(patch: ProfilePatch): () => void {
     };
   }
   return () => {
-    session.profile = before;
+    if (isLatestProfileWrite(write)) session.profile = before;
   };
 }
 
@@ -70,12 +85,13 @@ export async function updateMe(patch: UserPatch): Promise<boolean> {
 }
 
 export async function updateProfile(patch: ProfilePatch): Promise<boolean> {
+  const write = nextProfileWrite();
   const result = await optimistic({
-    apply: () => patchProfileLocal(patch),
+    apply: () => patchProfileLocal(patch, write),
     call: () => api.patch("/api/users/me/profile/", { json: patch }).json<Profile>(),
     error: "Failed to update user profile",
   });
-  if (result) session.profile = result;
+  applyProfileAnswer(write, result);
   return Boolean(result);
 }
 
@@ -84,12 +100,13 @@ export async function updateProfile(patch: ProfilePatch): Promise<boolean> {
  * The guards read session.profile, so the app moves on as soon as it is stored.
  */
 export async function finishOnboarding(): Promise<boolean> {
+  const write = nextProfileWrite();
   const result = await optimistic({
     apply: () => () => undefined,
     call: () => api.patch("/api/users/me/onboard/", { json: { is_onboarded: true } }).json<Profile>(),
     error: "Failed to finish user onboarding",
   });
-  if (result) session.profile = result;
+  applyProfileAnswer(write, result);
   return Boolean(result);
 }
 
@@ -152,10 +169,11 @@ function paletteFields(custom: CustomPalette): Record<string, string | boolean> 
 export async function saveTheme(name: ThemeName, custom?: CustomPalette): Promise<boolean> {
   const previous = { name: theme.name, custom: theme.custom };
   const payload = { theme: name, ...(name === "custom" && custom ? paletteFields(custom) : {}) };
+  const write = nextProfileWrite();
   const result = await optimistic({
     apply: () => {
       setTheme(name, name === "custom" ? (custom ?? theme.custom) : undefined);
-      const undoProfile = patchProfileLocal({ theme: payload });
+      const undoProfile = patchProfileLocal({ theme: payload }, write);
       return () => {
         setTheme(previous.name, previous.custom);
         undoProfile();
@@ -164,7 +182,7 @@ export async function saveTheme(name: ThemeName, custom?: CustomPalette): Promis
     call: () => api.patch("/api/users/me/profile/", { json: { theme: payload } }).json<Profile>(),
     error: "Failed to update the theme",
   });
-  if (result) session.profile = result;
+  applyProfileAnswer(write, result);
   return Boolean(result);
 }
 
