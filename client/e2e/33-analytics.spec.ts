@@ -46,12 +46,12 @@ test.describe
       await expect(page).toHaveURL(new RegExp(`/${f.slug}/analytics/scope_and_demand/`));
       await expect(page.getByRole("heading", { name: "Analytics", level: 1 })).toBeVisible();
       await expect(page.getByRole("tab", { name: "Scope and demand" })).toHaveAttribute("aria-selected", "true");
-      const tile = (label: string) => page.locator(".an-tile", { hasText: label });
-      await expect(tile("Work items").locator(".an-tile-value")).toHaveText("4");
-      await expect(tile("Open").locator(".an-tile-value")).toHaveText("3");
-      await expect(tile("Completed").locator(".an-tile-value")).toHaveText("1");
-      await expect(tile("Overdue").locator(".an-tile-value")).toHaveText("1");
-      await expect(tile("Projects").locator(".an-tile-value")).toHaveText("1");
+      const tile = (label: string) => page.locator(".stat-tile", { hasText: label });
+      await expect(tile("Work items").locator(".stat-tile-value")).toHaveText("4");
+      await expect(tile("Open").locator(".stat-tile-value")).toHaveText("3");
+      await expect(tile("Completed").locator(".stat-tile-value")).toHaveText("1");
+      await expect(tile("Overdue").locator(".stat-tile-value")).toHaveText("1");
+      await expect(tile("Projects").locator(".stat-tile-value")).toHaveText("1");
       await expect(page.getByTestId("an-demand-state").locator(".recharts-wrapper")).toBeVisible();
       await expect(page.getByTestId("an-demand-priority").locator(".recharts-wrapper")).toBeVisible();
       const row = page.getByTestId("an-projects-table").getByRole("row", { name: /Harbour/ });
@@ -88,7 +88,7 @@ test.describe
       await page.getByTestId("project-analytics-open").click();
       const dialog = page.getByRole("dialog", { name: "Harbour analytics" });
       await expect(dialog).toBeVisible();
-      await expect(dialog.locator(".an-tile", { hasText: "Work items" }).locator(".an-tile-value")).toHaveText("4");
+      await expect(dialog.locator(".stat-tile", { hasText: "Work items" }).locator(".stat-tile-value")).toHaveText("4");
       await dialog.getByRole("tab", { name: "Custom" }).click();
       await expect(dialog.getByTestId("an-custom-table").getByRole("row", { name: /^Urgent/ })).toContainText("1");
       // The board's address is left alone.

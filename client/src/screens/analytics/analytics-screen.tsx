@@ -20,6 +20,7 @@ import { PageHeader } from "../workspace/components/page-header";
 import { useCurrentWorkspace } from "../workspace/use-workspace";
 import { CustomAnalytics } from "./custom-analytics";
 import { ScopeAndDemand } from "./scope-and-demand";
+import "../../components/ui/stat-tiles.css";
 import "./analytics.css";
 
 export const ANALYTICS_TABS = ["scope_and_demand", "custom"] as const;

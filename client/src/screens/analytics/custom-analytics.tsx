@@ -100,23 +100,23 @@ export function CustomAnalytics({ target, inAddress = true }: { target: Analytic
         </div>
       </fieldset>
 
-      <section className="an-card" aria-labelledby="an-custom-title" data-testid="an-custom">
-        <h3 id="an-custom-title" className="an-card-title">
+      <section className="stat-card" aria-labelledby="an-custom-title" data-testid="an-custom">
+        <h3 id="an-custom-title" className="stat-card-title">
           {title}
         </h3>
         {answer.status === "error" && !model ? <p className="an-error">{t("analytics.error")}</p> : null}
         {!model ? (
           <div className="burndown-placeholder" style={{ height: 320 }} aria-hidden />
         ) : model.rows.length === 0 || chartTotal(model.rows) === 0 ? (
-          <p className="an-card-empty an-card-empty-tall">{t("analytics.nothingHere")}</p>
+          <p className="stat-card-empty an-card-empty-tall">{t("analytics.nothingHere")}</p>
         ) : (
           <AnalyticsBars rows={model.rows} series={model.series} unit={unit} label={title} height={320} />
         )}
       </section>
 
       {model && model.rows.length > 0 ? (
-        <section className="an-card" aria-labelledby="an-custom-table-title">
-          <h3 id="an-custom-table-title" className="an-card-title">
+        <section className="stat-card" aria-labelledby="an-custom-table-title">
+          <h3 id="an-custom-table-title" className="stat-card-title">
             {t("analytics.table")}
           </h3>
           <div className="an-table-wrap">

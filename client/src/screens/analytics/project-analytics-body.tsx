@@ -10,6 +10,7 @@ import { Select } from "../../components/ui";
 import type { AnalyticsTarget, Duration } from "../../stores/analytics";
 import { CustomAnalytics } from "./custom-analytics";
 import { ScopeAndDemand } from "./scope-and-demand";
+import "../../components/ui/stat-tiles.css";
 import "./analytics.css";
 
 const DURATIONS: Duration[] = ["all", "last_7_days", "last_30_days", "last_3_months"];

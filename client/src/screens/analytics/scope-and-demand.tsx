@@ -72,7 +72,7 @@ export function ScopeAndDemand({ target, showPeople = true }: { target: Analytic
 
       {totals.status === "error" && !w ? <p className="an-error">{t("analytics.error")}</p> : null}
       {w && w.total_work_items.count === 0 ? (
-        <p className="an-card-empty an-nothing">{t("analytics.nothing")}</p>
+        <p className="stat-card-empty an-nothing">{t("analytics.nothing")}</p>
       ) : (
         <>
           <div className="an-grid">
@@ -132,14 +132,14 @@ function Tile({
   tone?: "danger";
 }) {
   return (
-    <div className={`an-tile${tone ? ` an-tile-${tone}` : ""}`}>
-      <span className="an-tile-label">
-        <span aria-hidden className="an-tile-icon">
+    <div className={`stat-tile${tone ? ` stat-tile-${tone}` : ""}`}>
+      <span className="stat-tile-label">
+        <span aria-hidden className="stat-tile-icon">
           {icon}
         </span>
         {label}
       </span>
-      {value === undefined ? <Skeleton width={48} height={24} /> : <strong className="an-tile-value">{value}</strong>}
+      {value === undefined ? <Skeleton width={48} height={24} /> : <strong className="stat-tile-value">{value}</strong>}
     </div>
   );
 }
@@ -173,14 +173,14 @@ function ChartCard({
   const rows = model ? (across ? model.rows.slice(0, 10) : model.rows) : [];
   const height = across ? Math.max(160, rows.length * 30 + 32) : 220;
   return (
-    <section className="an-card" aria-labelledby={`${testId}-title`} data-testid={testId}>
-      <h3 id={`${testId}-title`} className="an-card-title">
+    <section className="stat-card" aria-labelledby={`${testId}-title`} data-testid={testId}>
+      <h3 id={`${testId}-title`} className="stat-card-title">
         {title}
       </h3>
       {!model ? (
         <div className="burndown-placeholder" style={{ height: 220 }} aria-hidden />
       ) : rows.length === 0 ? (
-        <p className="an-card-empty">{t("analytics.nothingHere")}</p>
+        <p className="stat-card-empty">{t("analytics.nothingHere")}</p>
       ) : (
         <AnalyticsBars rows={rows} series={model.series} unit={unit} label={title} across={across} height={height} />
       )}
@@ -200,14 +200,14 @@ export function TrendCard({ target }: { target: AnalyticsTarget }) {
     : null;
   const title = t("analytics.createdVsResolved");
   return (
-    <section className="an-card" aria-labelledby="an-trend-title" data-testid="an-trend">
-      <h3 id="an-trend-title" className="an-card-title">
+    <section className="stat-card" aria-labelledby="an-trend-title" data-testid="an-trend">
+      <h3 id="an-trend-title" className="stat-card-title">
         {title}
       </h3>
       {!rows ? (
         <div className="burndown-placeholder" style={{ height: 240 }} aria-hidden />
       ) : rows.length === 0 ? (
-        <p className="an-card-empty">{byDay ? t("analytics.noDates") : t("analytics.nothingHere")}</p>
+        <p className="stat-card-empty">{byDay ? t("analytics.noDates") : t("analytics.nothingHere")}</p>
       ) : (
         <AnalyticsTrend
           rows={rows}
@@ -225,8 +225,8 @@ function ProjectsTable({ target }: { target: AnalyticsTarget }) {
   const answer = useAnalytics<ProjectStats[]>(target, "advance-analytics-stats", { type: "work-items" });
   const rows = answer.data ? [...answer.data].sort((a, b) => a.project__name.localeCompare(b.project__name)) : null;
   return (
-    <section className="an-card" aria-labelledby="an-projects-title">
-      <h3 id="an-projects-title" className="an-card-title">
+    <section className="stat-card" aria-labelledby="an-projects-title">
+      <h3 id="an-projects-title" className="stat-card-title">
         {t("analytics.byProject")}
       </h3>
       {!rows ? (

@@ -12,6 +12,7 @@ import { Skeleton } from "../workspace/components/skeleton";
 import { useProfileOutlet } from "./member-profile-layout";
 // The state and priority icons' colours live with the board's styles.
 import "../work-items/work-items.css";
+import "../../components/ui/stat-tiles.css";
 import { ProfileColumns, ProfileDays, ProfileDonut } from "./profile-charts";
 import { completedSeries, PRIORITY_COLOR, priorityRows, STATE_GROUP_COLOR, stateGroupRows } from "./profile-logic";
 
@@ -119,12 +120,12 @@ function Summary({ stats }: { stats: ProfileStats }) {
       </div>
 
       <div className="mp-cards">
-        <section className="mp-card" aria-labelledby="mp-groups-title">
-          <h3 id="mp-groups-title" className="mp-card-title">
+        <section className="stat-card" aria-labelledby="mp-groups-title">
+          <h3 id="mp-groups-title" className="stat-card-title">
             {t("memberProfile.summary.byState")}
           </h3>
           {stats.assigned_issues === 0 ? (
-            <p className="mp-card-empty">{t("memberProfile.summary.nothingAssigned")}</p>
+            <p className="stat-card-empty">{t("memberProfile.summary.nothingAssigned")}</p>
           ) : (
             <div className="mp-donut-row">
               <div className="mp-donut">
@@ -153,12 +154,12 @@ function Summary({ stats }: { stats: ProfileStats }) {
           )}
         </section>
 
-        <section className="mp-card" aria-labelledby="mp-priority-title">
-          <h3 id="mp-priority-title" className="mp-card-title">
+        <section className="stat-card" aria-labelledby="mp-priority-title">
+          <h3 id="mp-priority-title" className="stat-card-title">
             {t("memberProfile.summary.byPriority")}
           </h3>
           {stats.assigned_issues === 0 ? (
-            <p className="mp-card-empty">{t("memberProfile.summary.nothingAssigned")}</p>
+            <p className="stat-card-empty">{t("memberProfile.summary.nothingAssigned")}</p>
           ) : (
             <>
               <ProfileColumns
@@ -181,9 +182,9 @@ function Summary({ stats }: { stats: ProfileStats }) {
         </section>
       </div>
 
-      <section className="mp-card" aria-labelledby="mp-days-title">
+      <section className="stat-card" aria-labelledby="mp-days-title">
         <div className="mp-card-head">
-          <h3 id="mp-days-title" className="mp-card-title">
+          <h3 id="mp-days-title" className="stat-card-title">
             {t("memberProfile.summary.completedOverTime")}
           </h3>
           <span className="muted mp-card-note">
@@ -191,7 +192,7 @@ function Summary({ stats }: { stats: ProfileStats }) {
           </span>
         </div>
         {completedLately === 0 ? (
-          <p className="mp-card-empty mp-card-empty-tall">{t("memberProfile.summary.nothingCompleted")}</p>
+          <p className="stat-card-empty mp-card-empty-tall">{t("memberProfile.summary.nothingCompleted")}</p>
         ) : (
           <ProfileDays
             rows={days}
@@ -202,8 +203,8 @@ function Summary({ stats }: { stats: ProfileStats }) {
       </section>
 
       {cycles.length > 0 ? (
-        <section className="mp-card" aria-labelledby="mp-cycles-title">
-          <h3 id="mp-cycles-title" className="mp-card-title">
+        <section className="stat-card" aria-labelledby="mp-cycles-title">
+          <h3 id="mp-cycles-title" className="stat-card-title">
             {t("memberProfile.summary.cycles")}
           </h3>
           <ul className="mp-cycles">
@@ -241,18 +242,18 @@ function Tile({
 }) {
   const body = (
     <>
-      <span className="mp-tile-label">
+      <span className="stat-tile-label">
         {icon}
         {label}
       </span>
-      <strong className="mp-tile-value" data-testid={`profile-count-${id}`}>
+      <strong className="stat-tile-value" data-testid={`profile-count-${id}`}>
         {value}
       </strong>
     </>
   );
-  const className = tone === "danger" ? "mp-tile mp-tile-danger" : "mp-tile";
+  const className = tone === "danger" ? "stat-tile stat-tile-danger" : "stat-tile";
   return to ? (
-    <Link to={to} className={`${className} mp-tile-link`}>
+    <Link to={to} className={`${className} stat-tile-link`}>
       {body}
     </Link>
   ) : (
@@ -265,23 +266,23 @@ function SummarySkeleton() {
     <div className="mp-summary" aria-busy="true">
       <div className="mp-tiles">
         {["a", "b", "c", "d", "e"].map((k) => (
-          <div key={k} className="mp-tile">
+          <div key={k} className="stat-tile">
             <Skeleton width="60%" height={12} />
             <Skeleton width={36} height={22} />
           </div>
         ))}
       </div>
       <div className="mp-cards">
-        <div className="mp-card">
+        <div className="stat-card">
           <Skeleton width="40%" height={13} />
           <Skeleton height={150} />
         </div>
-        <div className="mp-card">
+        <div className="stat-card">
           <Skeleton width="40%" height={13} />
           <Skeleton height={150} />
         </div>
       </div>
-      <div className="mp-card">
+      <div className="stat-card">
         <Skeleton width="30%" height={13} />
         <Skeleton height={200} />
       </div>
