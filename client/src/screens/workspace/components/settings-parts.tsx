@@ -1,14 +1,117 @@
 /**
  * Pieces every settings screen (workspace and project) is made of: the heading, the
  * danger-zone rows, a row's "…" actions menu and edit button, the member rows and their search
- * box, and the mapping of a refused save onto the form's fields. One place, so the screens
+ * box, a list of things the screen manages (loading, failed, empty, rows) with its add button,
+ * a secret shown once with its copy button, and the mapping of a refused save onto the form's fields. One place, so the screens
  * look and read the same.
  */
-import { Ellipsis, Pencil, Search } from "lucide-react";
-import type { CSSProperties, ReactNode, Ref } from "react";
-import { Avatar, Button } from "../../../components/ui";
+import { Check, Copy, Ellipsis, type LucideIcon, Pencil, Plus, Search } from "lucide-react";
+import { type CSSProperties, type ReactNode, type Ref, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { Avatar, Button, EmptyState } from "../../../components/ui";
 import { errorMessage, fieldErrors } from "../../../lib/api";
 import { Menu } from "./menu";
+import { SkeletonRows } from "./skeleton";
+
+/** "Add …": the list's main action, in the heading and in the empty state. */
+export function AddButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <Button onClick={onClick}>
+      <Plus size={14} aria-hidden />
+      {label}
+    </Button>
+  );
+}
+
+/**
+ * The things a settings screen manages (webhooks, API tokens…): placeholder rows while they
+ * load, a line when they could not be read, the empty state with the way to add the first, or
+ * the rows.
+ */
+export function SettingsList<T extends { id: string }>({
+  items,
+  failed,
+  label,
+  className,
+  empty,
+  row,
+}: {
+  items: readonly T[] | undefined;
+  failed: boolean;
+  /** Names the list for screen readers. */
+  label: string;
+  className?: string;
+  empty: { icon: LucideIcon; title: string; description: string; action: ReactNode };
+  row: (item: T) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section className="settings-section">
+      {items === undefined ? (
+        failed ? (
+          <p className="muted">{t("workspace.loadFailed")}</p>
+        ) : (
+          <div className="member-list">
+            <SkeletonRows count={2} height={60} />
+          </div>
+        )
+      ) : items.length === 0 ? (
+        <div className="member-list">
+          <EmptyState icon={empty.icon} title={empty.title} description={empty.description} action={empty.action} />
+        </div>
+      ) : (
+        <ul className={className ? `member-list ${className}` : "member-list"} aria-label={label}>
+          {items.map(row)}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A secret the server shows this once (a webhook's signing key, an API token): the hint, the
+ * value selectable in full, Copy, and whatever else the screen offers beside it (a download).
+ */
+export function SecretOnce({
+  value,
+  hint,
+  testId,
+  labels,
+  children,
+}: {
+  value: string;
+  hint: string;
+  testId: string;
+  labels: { copy: string; copied: string; copyFailed: string; copiedShort?: string };
+  children?: ReactNode;
+}) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      toast.success(labels.copied);
+    } catch {
+      toast.error(labels.copyFailed);
+    }
+  }
+  return (
+    <div className="secret-once">
+      <p className="muted">{hint}</p>
+      <div className="secret-once-row">
+        <code className="secret-once-value" data-testid={testId}>
+          {value}
+        </code>
+        <Button variant="secondary" size="sm" onClick={() => void copy()}>
+          {copied ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
+          {copied && labels.copiedShort ? labels.copiedShort : labels.copy}
+        </Button>
+        {children}
+      </div>
+    </div>
+  );
+}
 
 /** The screen's title and hint, with its main actions on the right. */
 export function SettingsHeading({ title, hint, children }: { title: string; hint: ReactNode; children?: ReactNode }) {

@@ -1,21 +1,10 @@
-import { BookOpen, Check, Copy, KeyRound, Plus, Trash2 } from "lucide-react";
+import { BookOpen, KeyRound, Trash2 } from "lucide-react";
 import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import {
-  Button,
-  DateInput,
-  type Day,
-  EmptyState,
-  Field,
-  Modal,
-  Select,
-  TextArea,
-  TextInput,
-  toDay,
-} from "../../../components/ui";
+import { Button, DateInput, type Day, Field, Modal, Select, TextArea, TextInput, toDay } from "../../../components/ui";
 import { errorMessage, fieldErrors } from "../../../lib/api";
 import {
   type ApiToken,
@@ -27,8 +16,7 @@ import {
 } from "../../../stores/api-tokens";
 import { ConfirmModal } from "../components/confirm-modal";
 import { MenuItem } from "../components/menu";
-import { RowActionsMenu, SettingsHeading } from "../components/settings-parts";
-import { SkeletonRows } from "../components/skeleton";
+import { AddButton, RowActionsMenu, SecretOnce, SettingsHeading, SettingsList } from "../components/settings-parts";
 import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
 import "./api-tokens.css";
@@ -69,44 +57,21 @@ export function WorkspaceApiTokensSettings() {
           </>
         }
       >
-        {list?.length ? (
-          <Button onClick={() => setCreating(true)}>
-            <Plus size={14} aria-hidden />
-            {t("settings.apiTokens.add")}
-          </Button>
-        ) : null}
+        {list?.length ? <AddButton label={t("settings.apiTokens.add")} onClick={() => setCreating(true)} /> : null}
       </SettingsHeading>
-      <section className="settings-section">
-        {list === undefined ? (
-          failed ? (
-            <p className="muted">{t("workspace.loadFailed")}</p>
-          ) : (
-            <div className="member-list">
-              <SkeletonRows count={2} height={60} />
-            </div>
-          )
-        ) : list.length === 0 ? (
-          <div className="member-list">
-            <EmptyState
-              icon={KeyRound}
-              title={t("settings.apiTokens.empty")}
-              description={t("settings.apiTokens.emptyHint")}
-              action={
-                <Button onClick={() => setCreating(true)}>
-                  <Plus size={14} aria-hidden />
-                  {t("settings.apiTokens.add")}
-                </Button>
-              }
-            />
-          </div>
-        ) : (
-          <ul className="member-list api-token-list" aria-label={t("settings.apiTokens.title")}>
-            {list.map((token) => (
-              <TokenRow key={token.id} slug={slug} token={token} />
-            ))}
-          </ul>
-        )}
-      </section>
+      <SettingsList
+        items={list}
+        failed={failed}
+        label={t("settings.apiTokens.title")}
+        className="api-token-list"
+        empty={{
+          icon: KeyRound,
+          title: t("settings.apiTokens.empty"),
+          description: t("settings.apiTokens.emptyHint"),
+          action: <AddButton label={t("settings.apiTokens.add")} onClick={() => setCreating(true)} />,
+        }}
+        row={(token) => <TokenRow key={token.id} slug={slug} token={token} />}
+      />
       <CreateTokenModal slug={slug} open={creating} onOpenChange={setCreating} />
     </>
   );
@@ -338,28 +303,17 @@ function TokenForm({
 /** The new token's secret, shown this once, with a copy button. */
 function TokenOnce({ token }: { token: ApiTokenWithSecret }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(token.token);
-      setCopied(true);
-      toast.success(t("settings.apiTokens.copied"));
-    } catch {
-      toast.error(t("settings.apiTokens.copyFailed"));
-    }
-  }
   return (
-    <div className="api-token-secret">
-      <p className="muted">{t("settings.apiTokens.secretHint")}</p>
-      <div className="api-token-secret-row">
-        <code className="api-token-secret-value" data-testid="api-token-secret">
-          {token.token}
-        </code>
-        <Button variant="secondary" size="sm" onClick={() => void copy()}>
-          {copied ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
-          {copied ? t("settings.apiTokens.copiedShort") : t("settings.apiTokens.copy")}
-        </Button>
-      </div>
-    </div>
+    <SecretOnce
+      value={token.token}
+      hint={t("settings.apiTokens.secretHint")}
+      testId="api-token-secret"
+      labels={{
+        copy: t("settings.apiTokens.copy"),
+        copied: t("settings.apiTokens.copied"),
+        copyFailed: t("settings.apiTokens.copyFailed"),
+        copiedShort: t("settings.apiTokens.copiedShort"),
+      }}
+    />
   );
 }

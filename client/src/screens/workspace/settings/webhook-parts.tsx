@@ -3,13 +3,13 @@
  * reference's form offers them), the secret shown once with copy and download, and the status
  * badge.
  */
-import { Check, Copy, Download } from "lucide-react";
+import { Download } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { Button, TextInput } from "../../../components/ui";
 import { errorMessage, fieldErrors } from "../../../lib/api";
 import { WEBHOOK_EVENTS, type Webhook, type WebhookEvent, type WebhookInput } from "../../../stores/webhooks";
+import { SecretOnce } from "../components/settings-parts";
 
 const allOn = () => Object.fromEntries(WEBHOOK_EVENTS.map((e) => [e, true])) as Record<WebhookEvent, boolean>;
 
@@ -173,35 +173,24 @@ function downloadSecret(slug: string, hook: Webhook & { secret_key: string }) {
 }
 
 /** The secret, shown this once: copy and download. */
-export function SecretOnce({ slug, hook }: { slug: string; hook: Webhook & { secret_key: string } }) {
+export function WebhookSecret({ slug, hook }: { slug: string; hook: Webhook & { secret_key: string } }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(hook.secret_key);
-      setCopied(true);
-      toast.success(t("settings.webhooks.copied"));
-    } catch {
-      toast.error(t("settings.webhooks.copyFailed"));
-    }
-  }
   return (
-    <div className="webhook-secret">
-      <p className="muted">{t("settings.webhooks.secretHint")}</p>
-      <div className="webhook-secret-row">
-        <code className="webhook-secret-value" data-testid="webhook-secret">
-          {hook.secret_key}
-        </code>
-        <Button variant="secondary" size="sm" onClick={() => void copy()}>
-          {copied ? <Check size={14} aria-hidden /> : <Copy size={14} aria-hidden />}
-          {t("settings.webhooks.copy")}
-        </Button>
-        <Button variant="secondary" size="sm" onClick={() => downloadSecret(slug, hook)}>
-          <Download size={14} aria-hidden />
-          {t("settings.webhooks.download")}
-        </Button>
-      </div>
-    </div>
+    <SecretOnce
+      value={hook.secret_key}
+      hint={t("settings.webhooks.secretHint")}
+      testId="webhook-secret"
+      labels={{
+        copy: t("settings.webhooks.copy"),
+        copied: t("settings.webhooks.copied"),
+        copyFailed: t("settings.webhooks.copyFailed"),
+      }}
+    >
+      <Button variant="secondary" size="sm" onClick={() => downloadSecret(slug, hook)}>
+        <Download size={14} aria-hidden />
+        {t("settings.webhooks.download")}
+      </Button>
+    </SecretOnce>
   );
 }
 

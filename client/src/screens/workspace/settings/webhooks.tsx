@@ -1,10 +1,10 @@
-import { ExternalLink, KeyRound, Plus, Trash2, Webhook as WebhookIcon } from "lucide-react";
+import { ExternalLink, KeyRound, Trash2, Webhook as WebhookIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
-import { Button, EmptyState, Modal } from "../../../components/ui";
+import { Button, Modal } from "../../../components/ui";
 import { errorMessage } from "../../../lib/api";
 import {
   createWebhook,
@@ -18,12 +18,11 @@ import {
 } from "../../../stores/webhooks";
 import { ConfirmModal } from "../components/confirm-modal";
 import { MenuItem, MenuSeparator } from "../components/menu";
-import { RowActionsMenu, SettingsHeading } from "../components/settings-parts";
-import { SkeletonRows } from "../components/skeleton";
+import { AddButton, RowActionsMenu, SettingsHeading, SettingsList } from "../components/settings-parts";
 import { Toggle } from "../components/toggle";
 import { can } from "../permissions";
 import { useCurrentWorkspace } from "../use-workspace";
-import { SecretOnce, useEventSummary, WebhookForm, WebhookStatus } from "./webhook-parts";
+import { useEventSummary, WebhookForm, WebhookSecret, WebhookStatus } from "./webhook-parts";
 import "./webhooks.css";
 
 /** Workspace settings → Webhooks (admins): the list, create with the secret shown once, toggle, delete. */
@@ -47,44 +46,21 @@ export function WorkspaceWebhooksSettings() {
   return (
     <>
       <SettingsHeading title={t("settings.webhooks.title")} hint={t("settings.webhooks.hint")}>
-        {list?.length ? (
-          <Button onClick={() => setCreating(true)}>
-            <Plus size={14} aria-hidden />
-            {t("settings.webhooks.add")}
-          </Button>
-        ) : null}
+        {list?.length ? <AddButton label={t("settings.webhooks.add")} onClick={() => setCreating(true)} /> : null}
       </SettingsHeading>
-      <section className="settings-section">
-        {list === undefined ? (
-          failed ? (
-            <p className="muted">{t("workspace.loadFailed")}</p>
-          ) : (
-            <div className="member-list">
-              <SkeletonRows count={2} height={60} />
-            </div>
-          )
-        ) : list.length === 0 ? (
-          <div className="member-list">
-            <EmptyState
-              icon={WebhookIcon}
-              title={t("settings.webhooks.empty")}
-              description={t("settings.webhooks.emptyHint")}
-              action={
-                <Button onClick={() => setCreating(true)}>
-                  <Plus size={14} aria-hidden />
-                  {t("settings.webhooks.add")}
-                </Button>
-              }
-            />
-          </div>
-        ) : (
-          <ul className="member-list webhook-list" aria-label={t("settings.webhooks.title")}>
-            {list.map((hook) => (
-              <WebhookRow key={hook.id} slug={slug} hook={hook} />
-            ))}
-          </ul>
-        )}
-      </section>
+      <SettingsList
+        items={list}
+        failed={failed}
+        label={t("settings.webhooks.title")}
+        className="webhook-list"
+        empty={{
+          icon: WebhookIcon,
+          title: t("settings.webhooks.empty"),
+          description: t("settings.webhooks.emptyHint"),
+          action: <AddButton label={t("settings.webhooks.add")} onClick={() => setCreating(true)} />,
+        }}
+        row={(hook) => <WebhookRow key={hook.id} slug={slug} hook={hook} />}
+      />
       <CreateWebhookModal slug={slug} open={creating} onOpenChange={setCreating} />
     </>
   );
@@ -175,7 +151,7 @@ export function SecretModal({
       title={t("settings.webhooks.secretTitle")}
       width={560}
     >
-      {hook ? <SecretOnce slug={slug} hook={hook} /> : null}
+      {hook ? <WebhookSecret slug={slug} hook={hook} /> : null}
       <div className="webhook-form-actions">
         <Button onClick={onClose}>{t("settings.webhooks.done")}</Button>
       </div>
@@ -206,7 +182,7 @@ function CreateWebhookModal({
     >
       {created ? (
         <>
-          <SecretOnce slug={slug} hook={created} />
+          <WebhookSecret slug={slug} hook={created} />
           <div className="webhook-form-actions">
             <Button onClick={() => onOpenChange(false)}>{t("settings.webhooks.done")}</Button>
           </div>
