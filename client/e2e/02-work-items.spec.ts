@@ -127,11 +127,36 @@ test.describe
 
     test("works on an item's full page: comment, 👍, attachment, relation and sub-item", async () => {
       const detail = new WorkItemPage(page);
+      // The page's first history answer is held until the comment below has been stored — as
+      // on a loaded machine, where that older answer once took the new comment off the screen.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        "**/history/",
+        async (route) => {
+          const response = await route.fetch();
+          await held;
+          await route.fulfill({ response });
+        },
+        { times: 1 },
+      );
       await detail.open(f.slug, "BT-1");
       await expect(detail.title).toHaveValue("Homepage hero");
 
+      const stored = page.waitForResponse(
+        (r) => r.request().method() === "POST" && new URL(r.url()).pathname.endsWith("/comments/"),
+      );
       await detail.comment("Looks good to ship");
+      await stored;
+      const historyAnswered = page.waitForEvent("requestfinished", (r) =>
+        new URL(r.url()).pathname.endsWith("/history/"),
+      );
+      release();
+      await historyAnswered;
       const comment = page.getByLabel(/ commented$/).filter({ hasText: "Looks good to ship" });
+      await expect(comment).toBeVisible();
       await comment.getByRole("button", { name: "Add reaction" }).click();
       await page.getByRole("button", { name: "React with 👍" }).click();
       await expect(comment.getByRole("button", { name: /^👍 1: / })).toHaveAttribute("aria-pressed", "true");

@@ -309,17 +309,37 @@ function latestTimeline(detail: Detail): string | null {
   return latest;
 }
 
+/**
+ * Comment writes this page has seen answered, per work item. A history answer asked for before
+ * one of them may not hold it (or may still hold a deleted comment): it is asked again rather
+ * than shown over the newer comments — under load, a page's first history answer arrived after
+ * the person's first comment and took it off the screen.
+ */
+const commentWrites = new Map<string, number>();
+const noteCommentWrite = (id: string) => commentWrites.set(id, (commentWrites.get(id) ?? 0) + 1);
+
 /** Activity and comments: everything at first, then only what is newer (after a change). */
-export async function loadTimeline(slug: string, projectId: string, id: string, full = false): Promise<void> {
+export async function loadTimeline(
+  slug: string,
+  projectId: string,
+  id: string,
+  full = false,
+  attempts = 3,
+): Promise<void> {
   const known = workItemDetail.byId[id];
   const since = full || !known?.timelineLoaded ? null : latestTimeline(known);
+  const writes = commentWrites.get(id) ?? 0;
   const rows = await api
     .get(`${itemPath(slug, projectId, id)}/history/`, { searchParams: since ? { created_at__gt: since } : {} })
     .json<HistoryRow[]>();
+  if ((commentWrites.get(id) ?? 0) !== writes && attempts > 1)
+    return loadTimeline(slug, projectId, id, full, attempts - 1);
   const detail = detailEntry(id, projectId);
   const comments = rows.filter(isComment);
   const activity = rows.filter((r): r is Activity & { comment_html?: undefined } => !isComment(r));
-  detail.comments = (full ? comments : mergeById(detail.comments, comments)).sort(byCreated);
+  // Comments still being sent are this page's own: no answer holds them yet.
+  const pending = detail.comments.filter((c) => c.id.startsWith("temp-"));
+  detail.comments = (full ? [...comments, ...pending] : mergeById(detail.comments, comments)).sort(byCreated);
   detail.activity = (full ? activity : mergeById(detail.activity, activity)).sort(byCreated);
   detail.timelineLoaded = true;
 }
@@ -436,7 +456,13 @@ export async function addComment(slug: string, projectId: string, id: string, ht
     const answer = await api
       .post(url, { json: { comment_html: html }, headers: mutationHeaders(mutationId) })
       .json<Comment>();
-    detail.comments = detail.comments.map((c) => (c.id === tempId ? answer : c));
+    noteCommentWrite(id);
+    // The shown copy becomes the stored one (kept even if a history answer replaced the list meanwhile).
+    const current = workItemDetail.byId[id] ?? detail;
+    current.comments = mergeById(
+      current.comments.filter((c) => c.id !== tempId),
+      [answer],
+    ).sort(byCreated);
     // Commenting subscribes the commenter.
     detail.isSubscribed = true;
     return true;
@@ -475,6 +501,7 @@ export async function updateComment(
     error: "Couldn't update the comment",
   });
   if (!answer) return false;
+  noteCommentWrite(id);
   Object.assign(comment, answer);
   return true;
 }
@@ -496,6 +523,7 @@ export async function deleteComment(slug: string, projectId: string, id: string,
         .then(() => true),
     error: "Couldn't delete the comment",
   });
+  if (answer) noteCommentWrite(id);
   return Boolean(answer);
 }
 
