@@ -2,15 +2,13 @@
  * Webhooks (Settings → Webhooks, workspace admins): Wren opens the empty list, adds a webhook
  * pointing at a receiver this spec starts on loopback (the e2e server runs with
  * WEBHOOK_ALLOW_PRIVATE), copies the secret shown once, changes a work item, and finds the
- * delivery — signed with that secret — in the webhook's delivery log, then redelivers it. A second
- * tab follows webhooks made, switched off and deleted elsewhere without a reload. The
+ * delivery — signed with that secret — in the webhook's delivery log, then redelivers it. The
  * screens at phone width and in the dark theme. The spec signs up its own user and workspace.
  */
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { channelSynced } from "./support/live-socket.ts";
 import { openSession, signUpWithProject } from "./support/setup.ts";
 import { shoot } from "./support/shots.ts";
 import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
@@ -127,32 +125,6 @@ test.describe
       const again = received.at(-1);
       const original = received.find((r) => (JSON.parse(r.body) as { action: string }).action === "created");
       expect(again?.body).toBe(original?.body);
-    });
-
-    test("another open tab follows a webhook made, switched off and deleted elsewhere, without a reload", async () => {
-      const { id: workspaceId } = await api.get<{ id: string }>(`/api/workspaces/${f.slug}/`);
-      const other = await context.newPage();
-      try {
-        const synced = channelSynced(other, `workspace.${workspaceId}`);
-        await other.goto(`/${f.slug}/settings/webhooks/`);
-        await expect(other.getByRole("listitem").filter({ hasText: receiverUrl })).toBeVisible();
-        await synced;
-        await other.evaluate(() => {
-          (window as { __notReloaded?: boolean }).__notReloaded = true;
-        });
-        // Another admin's screen (here: the API, as this admin) makes a webhook, switches it off, deletes it.
-        const url = `${receiverUrl}/elsewhere`;
-        const made = await api.post<{ id: string }>(`/api/workspaces/${f.slug}/webhooks/`, { url, cycle: true });
-        const row = other.getByRole("listitem").filter({ hasText: url });
-        await expect(row).toBeVisible();
-        await api.patch(`/api/workspaces/${f.slug}/webhooks/${made.id}/`, { is_active: false });
-        await expect(row).toContainText("Off");
-        await api.delete(`/api/workspaces/${f.slug}/webhooks/${made.id}/`);
-        await expect(row).toHaveCount(0);
-        expect(await other.evaluate(() => (window as { __notReloaded?: boolean }).__notReloaded)).toBe(true);
-      } finally {
-        await other.close();
-      }
     });
 
     test("keyboard: the active switch and the actions menu", async () => {

@@ -1,10 +1,8 @@
 /**
  * Webhooks of a workspace (Settings → Webhooks, admins only): the list, one webhook's delivery
  * log, and the changes. The secret comes only in the create and regenerate answers: it is handed
- * back to the screen that shows it once, never kept in the store. Other admins' changes arrive
- * as webhook.* events on the workspace channel (admins only) and are applied here.
+ * back to the screen that shows it once, never kept in the store.
  */
-import type { DomainEvent } from "@tideline/shared";
 import { api } from "../lib/api";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
@@ -166,20 +164,4 @@ export async function loadMoreWebhookLogs(slug: string, id: string): Promise<voi
 /** Queue the logged delivery's body again. Throws the server's refusal. */
 export async function redeliverWebhookLog(slug: string, id: string, logId: string): Promise<void> {
   await api.post(`${base(slug)}${id}/logs/${logId}/redeliver/`);
-}
-
-/** Apply a webhook.* event of the workspace channel (another admin's change, or one's own echoed). */
-export function applyWebhookEvent(slug: string, event: DomainEvent): void {
-  if (!event.type.startsWith("webhook.")) return;
-  const list = webhooksStore.bySlug[slug];
-  if (!list) return;
-  if (event.type === "webhook.deleted") {
-    webhooksStore.bySlug[slug] = list.filter((h) => h.id !== event.entity_id);
-    return;
-  }
-  const hook = event.data as unknown as Webhook;
-  const current = list.find((h) => h.id === hook.id);
-  // An event may arrive after the answer to one's own newer change: keep the newer.
-  if (current && current.updated_at > hook.updated_at) return;
-  replace(slug, hook);
 }
