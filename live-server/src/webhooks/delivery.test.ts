@@ -434,9 +434,14 @@ describe("SSRF refusals (WEBHOOK_ALLOW_PRIVATE off)", () => {
       expect(log).toMatchObject({ status: "failed", response_status: null });
       expect(log.error).toMatch(/localhost resolves to .* loopback or private network address/);
       expect(r.on("/strict")).toHaveLength(0);
-      const hook = (
-        await client(strict.app, sw.admin).get(`/api/workspaces/${sw.slug}/webhooks/${res.json().id}/`)
-      ).json();
+      // The attempt is logged first, then the job gives up and marks the webhook: wait for that.
+      const hook = await until(async () => {
+        const answer = (
+          await client(strict.app, sw.admin).get(`/api/workspaces/${sw.slug}/webhooks/${res.json().id}/`)
+        ).json();
+        if (!answer.failing) throw new Error("not marked failing yet");
+        return answer;
+      });
       expect(hook.failing).toBe(true);
     } finally {
       await strict.close();
