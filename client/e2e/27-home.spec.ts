@@ -231,6 +231,47 @@ test.describe
       await expect.poll(() => home.shownWidgets()).toHaveLength(4);
     });
 
+    test("a widget switched off and straight back on is stored on, even when the first answer is slow", async () => {
+      // Both clicks used to leave at once, on two connections; the "off" that reached the server
+      // last was stored, and the next visit opened without Recents (CI, the pictures below).
+      // The "off" is held here until the "on" has been clicked: the client must not send the "on"
+      // before the "off" is answered.
+      const patches: string[] = [];
+      let releaseOff: () => void = () => undefined;
+      const offHeld = new Promise<void>((resolve) => {
+        releaseOff = resolve;
+      });
+      await page.route("**/home-preferences/recents/", async (route) => {
+        const body = route.request().postDataJSON() as { is_enabled?: boolean };
+        patches.push(body.is_enabled ? "on" : "off");
+        if (body.is_enabled === false) await offHeld;
+        await route.continue();
+      });
+      try {
+        await home.open(f.slug);
+        await home.openManage();
+        const recentsSwitch = home.manageDialog.getByRole("switch", { name: "Show Recents" });
+        await recentsSwitch.click();
+        await expect(recentsSwitch).toHaveAttribute("aria-checked", "false");
+        await recentsSwitch.click();
+        await expect(recentsSwitch).toHaveAttribute("aria-checked", "true");
+        expect(patches).toEqual(["off"]);
+        const onStored = page.waitForResponse(
+          (r) => r.url().endsWith("/home-preferences/recents/") && r.request().postDataJSON()?.is_enabled === true,
+        );
+        releaseOff();
+        expect((await onStored).status()).toBe(200);
+        expect(patches).toEqual(["off", "on"]);
+      } finally {
+        releaseOff();
+        await page.unroute("**/home-preferences/recents/");
+      }
+      await page.keyboard.press("Escape");
+      await page.reload();
+      await home.ready();
+      await expect.poll(() => home.shownWidgets()).toHaveLength(4);
+    });
+
     test("pictures: the home, the link modal and Manage widgets, wide and phone, light and dark", async () => {
       for (const [width, height, size] of [
         [1440, 900, "wide"],

@@ -44,17 +44,56 @@ describe("LocalChanges", () => {
     expect(changes.isNewerHere("a", changes.now())).toBe(false);
   });
 
-  it("stays in flight until the last of overlapping changes settles, refused ones included", async () => {
+  it("stays in flight until the last of queued changes settles, refused ones included", async () => {
     const changes = new LocalChanges();
     const first = pending();
     const one = changes.track("a", () => first.promise);
     const two = changes.track("a", async () => {
       throw new Error("refused");
     });
-    await expect(two).rejects.toThrow("refused");
-    expect(changes.isNewerHere("a", changes.now())).toBe(true);
+    const three = pending();
+    const third = changes.track("a", () => three.promise);
     first.resolve();
     await one;
+    await expect(two).rejects.toThrow("refused");
+    expect(changes.isNewerHere("a", changes.now())).toBe(true);
+    three.resolve();
+    await third;
     expect(changes.isNewerHere("a", changes.now())).toBe(false);
+  });
+
+  it("sends changes of one object in order, each after the one before settled; other objects do not wait", async () => {
+    const changes = new LocalChanges();
+    const started: string[] = [];
+    const off = pending();
+    const on = pending();
+    const switchedOff = changes.track("widget", () => {
+      started.push("off");
+      return off.promise;
+    });
+    const switchedOn = changes.track("widget", () => {
+      started.push("on");
+      return on.promise;
+    });
+    const other = changes.track("link", async () => {
+      started.push("link");
+    });
+    await other;
+    expect(started).toEqual(["off", "link"]);
+    off.resolve();
+    await switchedOff;
+    await expect.poll(() => started).toEqual(["off", "link", "on"]);
+    on.resolve();
+    await switchedOn;
+  });
+
+  it("a refused change does not hold back the next one", async () => {
+    const changes = new LocalChanges();
+    const refused = changes.track("a", async () => {
+      throw new Error("refused");
+    });
+    const next = changes.track("a", async () => "stored");
+    await expect(refused).rejects.toThrow("refused");
+    await expect(next).resolves.toBe("stored");
   });
 });

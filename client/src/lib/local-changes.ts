@@ -6,11 +6,17 @@
  * that goes out again a moment after the click). Stores stamp an object around each local
  * change and drop a fetched copy that `isNewerHere` says is stale: the change's own answer
  * brings the server's copy.
+ *
+ * Changes of one object are also sent in order: each waits for the one before it to settle.
+ * Two requests sent at once travel on separate connections and may reach the server in either
+ * order — a widget switched off and on again quickly was stored off, while the screen said on.
  */
 export class LocalChanges {
   private clock = 0;
   private readonly changedAt = new Map<string, number>();
   private readonly inFlight = new Map<string, number>();
+  /** The last change of each object still queued or on its way: the next one starts after it. */
+  private readonly tails = new Map<string, Promise<unknown>>();
 
   /** The moment a fetch begins (pass it to `isNewerHere` with the fetch's answer). */
   now(): number {
@@ -27,13 +33,22 @@ export class LocalChanges {
     this.changedAt.set(id, ++this.clock);
   }
 
-  /** Runs `change` with `id` stamped as changed here from its start to its end. */
+  /**
+   * Runs `change` once the changes of `id` begun before it have settled (answered or refused),
+   * with `id` stamped as changed here from the moment it is asked for until it settles.
+   */
   async track<T>(id: string, change: () => Promise<T>): Promise<T> {
     this.inFlight.set(id, (this.inFlight.get(id) ?? 0) + 1);
     this.changedAt.set(id, ++this.clock);
+    const before = this.tails.get(id);
+    // With nothing before it the change starts at once, as the caller asked it.
+    const run = before ? before.then(settled, settled).then(change) : Promise.resolve().then(change);
+    const tail = run.then(settled, settled);
+    this.tails.set(id, tail);
     try {
-      return await change();
+      return await run;
     } finally {
+      if (this.tails.get(id) === tail) this.tails.delete(id);
       const left = (this.inFlight.get(id) ?? 1) - 1;
       if (left > 0) this.inFlight.set(id, left);
       else this.inFlight.delete(id);
@@ -41,3 +56,5 @@ export class LocalChanges {
     }
   }
 }
+
+function settled(): void {}

@@ -129,9 +129,9 @@ function patchLocal(id: string, patch: Partial<Page>): () => void {
 /** Local changes in flight or just settled: fetched copies older than them are dropped. */
 const localChanges = new LocalChanges();
 
-/** `optimistic`, with the page stamped as changed here while it runs. */
+/** `optimistic`, with the page stamped as changed here while its call runs (calls of one page go in order). */
 function changePage<T>(pageId: string, opts: Parameters<typeof optimistic<T>>[0]): Promise<T | undefined> {
-  return localChanges.track(pageId, () => optimistic(opts));
+  return optimistic({ ...opts, call: () => localChanges.track(pageId, opts.call) });
 }
 
 /** Pages of the project, from the cache, in the server's order. */
