@@ -38,14 +38,18 @@ export type WorkerRequest =
       id: number;
       op: "query";
       tx?: number;
+      /**
+       * The transaction's first statement: the worker begins `tx` (in its place in the schedule)
+       * and runs this statement in it, one message for both.
+       */
+      begin?: true;
       sql: string;
       params?: unknown[];
       rowMode?: "array" | "object";
       rawTypes?: number[];
-      /** Outside a transaction: whether it may wait for interactive work (db/priority.ts). */
+      /** Outside a transaction, or with `begin`: whether it may wait for interactive work (db/priority.ts). */
       priority?: WorkPriority;
     }
-  | { id: number; op: "begin"; tx: number; priority?: WorkPriority }
   | { id: number; op: "end"; tx: number; commit: boolean }
   | { id: number; op: "dump"; compression?: DumpTarCompressionOptions }
   | { id: number; op: "close" };
@@ -166,24 +170,38 @@ export class PgliteWorkerClient {
   /**
    * Run `fn` in one transaction: committed when it returns, rolled back when it throws (the
    * error is rethrown). Queries outside it wait until it ends, as in PGlite itself.
+   *
+   * The transaction begins with its first statement, in the same message: a separate BEGIN was
+   * one more trip to the worker and back, and the database sat held by the open transaction
+   * while this thread, busy with other requests, got round to sending the statement. A
+   * transaction that sent no statement has nothing to end.
    */
   async transaction<T>(fn: (tx: WorkerTransaction) => Promise<T>): Promise<T> {
     const tx = this.#nextTx++;
-    await this.#call({ op: "begin", tx, priority: currentPriority() });
+    const priority = currentPriority();
+    let begun = false;
     const handle: WorkerTransaction = {
-      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) =>
-        this.#call({ op: "query", tx, sql, params: portableParams(params), ...portableOptions(options) }) as Promise<
-          Results<R>
-        >,
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
+        const first = !begun;
+        begun = true;
+        return this.#call({
+          op: "query",
+          tx,
+          ...(first ? { begin: true as const, priority } : {}),
+          sql,
+          params: portableParams(params),
+          ...portableOptions(options),
+        }) as Promise<Results<R>>;
+      },
     };
     let result: T;
     try {
       result = await fn(handle);
     } catch (error) {
-      await this.#call({ op: "end", tx, commit: false }).catch(() => undefined);
+      if (begun) await this.#call({ op: "end", tx, commit: false }).catch(() => undefined);
       throw error;
     }
-    await this.#call({ op: "end", tx, commit: true });
+    if (begun) await this.#call({ op: "end", tx, commit: true });
     return result;
   }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Database, openPglite, queryRows } from "./client.ts";
 import { uniqueViolation } from "./errors.ts";
 import type { PgliteWorkerClient } from "./pglite-worker-client.ts";
-import { asBulkRead } from "./priority.ts";
+import { asBulkRead, inBackground } from "./priority.ts";
 
 let database: Database;
 
@@ -195,6 +195,73 @@ describe("the embedded database in a worker thread", () => {
     await busy;
     expect(a[0]?.n).toBe(b[0]?.n);
     expect(c[0]?.n).not.toBe(d[0]?.n);
+  });
+
+  it("background work, identical or not, is never shared: each write runs", async () => {
+    await database.db.execute(sql`create sequence background_ticket`);
+    const busy = asBulkRead(() => database.db.execute(sql`select count(*) from generate_series(1, 1500000)`));
+    const ticket = () => queryRows<{ n: number }>(database.db, sql`select nextval('background_ticket')::int as n`);
+    const [a, b] = await Promise.all([inBackground(ticket), inBackground(ticket)]);
+    await busy;
+    expect(a[0]?.n).not.toBe(b[0]?.n);
+  });
+
+  it("runs interactive statements before queued background work (notifications, jobs)", async () => {
+    const patient = await openPglite({ loadDataDir: fromTemplate(), bulkMaxWaitMs: 60_000 });
+    try {
+      const finished: string[] = [];
+      const slow = sql`select count(*) from generate_series(1, 1500000)`;
+      // Work after a change that nobody waits on: a transaction, as the notifications make.
+      const background = [1, 2, 3].map((n) =>
+        inBackground(() =>
+          patient.db.transaction(async (tx) => {
+            await tx.execute(slow);
+            finished.push(`background ${n}`);
+          }),
+        ),
+      );
+      const click = patient.db.execute(sql`select 1`).then(() => finished.push("click"));
+      await Promise.all([...background, click]);
+      // Only the background transaction already running went first.
+      expect(finished.indexOf("click")).toBeLessThanOrEqual(1);
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it("a transaction begins with its first statement: statements sent together run in it, in order", async () => {
+    const rows = await database.db.transaction(async (tx) => {
+      // Both leave before the transaction has begun (one message each, no BEGIN of their own).
+      const [inserted, read] = await Promise.all([
+        tx.execute(sql`insert into notes values (30, 'thirty', now())`),
+        tx.execute(sql`select body from notes where id = 30`),
+      ]);
+      expect(inserted).toBeDefined();
+      return (read as unknown as { rows: { body: string }[] }).rows;
+    });
+    expect(rows).toEqual([{ body: "thirty" }]);
+    await database.db.execute(sql`delete from notes where id = 30`);
+  });
+
+  it("a transaction that sends no statement, returning or throwing, leaves the database free", async () => {
+    expect(await database.db.transaction(async () => "nothing to do")).toBe("nothing to do");
+    await expect(
+      database.db.transaction(async () => {
+        throw new Error("refused before any statement");
+      }),
+    ).rejects.toThrow("refused before any statement");
+    expect(await count()).toBeGreaterThan(0);
+  });
+
+  it("a failed first statement rolls the transaction back and keeps its error", async () => {
+    const before = await count();
+    const error = await database.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into notes values (1, 'one again', now())`);
+      })
+      .catch((e: unknown) => e);
+    expect(uniqueViolation(error)).toBe("notes_pkey");
+    expect(await count()).toBe(before);
   });
 
   it("dumps its data folder, which opens as a copy", async () => {

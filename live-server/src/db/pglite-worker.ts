@@ -5,14 +5,14 @@
  * it owns a worker thread; the main thread talks to it through PgliteWorkerClient
  * (pglite-worker-client.ts), which speaks the few calls Drizzle's PGlite driver makes.
  *
- * The protocol (types in pglite-worker-client.ts): `query` (outside or inside a transaction),
- * `begin` / `end` of an interactive transaction, `dump` (the data folder as a tarball, for
- * test templates) and `close`. A transaction runs inside PGlite's own `transaction()`, so the
+ * The protocol (types in pglite-worker-client.ts): `query` (outside or inside a transaction;
+ * a transaction's first one carries `begin` and opens it), `end` of an interactive transaction,
+ * `dump` (the data folder as a tarball, for test templates) and `close`. A transaction runs inside PGlite's own `transaction()`, so the
  * semantics are PGlite's: queries outside it wait until it ends.
  *
  * The schedule: statements outside a transaction, and whole transactions, run one at a time,
- * interactive work before bulk reads (db/priority.ts), a bulk read never waiting more than
- * 200 ms.
+ * interactive work before bulk reads and background work (db/priority.ts), which never wait
+ * more than 200 ms.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type QueryOptions, type Transaction } from "@electric-sql/pglite";
@@ -124,8 +124,9 @@ const INTERACTIVE_GRACE_MS = 2;
  */
 const BULK_MAX_WAIT_MS = start.bulkMaxWaitMs ?? 200;
 
+/** Bulk reads and background work share the waiting queue (in the order they came). */
 function enqueue(job: Job): void {
-  (job.priority === "bulk" ? bulk : interactive).push(job);
+  (job.priority === "interactive" ? interactive : bulk).push(job);
   schedulePump();
 }
 
@@ -232,17 +233,80 @@ function settle(request: WorkerRequest, work: Promise<unknown>): Promise<void> {
   );
 }
 
+type QueryRequest = Extract<WorkerRequest, { op: "query" }>;
+
+/**
+ * Statements of transactions asked to begin but not begun yet (waiting for their turn): a
+ * statement sent alongside the first one (a Promise.all in the transaction) runs once it has.
+ */
+const beginning = new Map<number, (QueryRequest | EndRequest)[]>();
+
+type EndRequest = Extract<WorkerRequest, { op: "end" }>;
+
+function endTransaction(request: EndRequest): void {
+  const open = transactions.get(request.tx);
+  if (!open) {
+    reply(request, undefined);
+    return;
+  }
+  open.finish(request.commit);
+  void settle(request, open.done);
+}
+
+function runInTransaction(request: QueryRequest | EndRequest): void {
+  if (request.op === "end") {
+    endTransaction(request);
+    return;
+  }
+  const open = transactions.get(request.tx as number);
+  if (!open) replyError(request, new Error("The transaction has already ended."));
+  else
+    void settle(request, open.tx.query(request.sql, request.params, queryOptions(request.rowMode, request.rawTypes)));
+}
+
+/** A transaction's first statement: begin it in its place in the schedule, then run the statement in it. */
+function beginWith(request: QueryRequest, tx: number): void {
+  beginning.set(tx, []);
+  enqueue({
+    priority: request.priority ?? "interactive",
+    queuedAt: performance.now(),
+    run: () =>
+      begin(
+        tx,
+        () => {
+          const waiting = beginning.get(tx) ?? [];
+          beginning.delete(tx);
+          runInTransaction(request);
+          for (const next of waiting) runInTransaction(next);
+        },
+        (error) => {
+          const waiting = beginning.get(tx) ?? [];
+          beginning.delete(tx);
+          // Nothing began, so an end has nothing to do.
+          for (const asker of [request, ...waiting]) {
+            if (asker.op === "end") reply(asker, undefined);
+            else replyError(asker, error);
+          }
+        },
+      ),
+  });
+}
+
 port.on("message", (request: WorkerRequest) => {
   switch (request.op) {
     case "query": {
-      const options = queryOptions(request.rowMode, request.rawTypes);
       if (request.tx !== undefined) {
+        if (request.begin) {
+          beginWith(request, request.tx);
+          return;
+        }
+        const waiting = beginning.get(request.tx);
+        if (waiting) waiting.push(request);
         // Inside a transaction, which holds the database: run at once.
-        const open = transactions.get(request.tx);
-        if (!open) replyError(request, new Error("The transaction has already ended."));
-        else void settle(request, open.tx.query(request.sql, request.params, options));
+        else runInTransaction(request);
         return;
       }
+      const options = queryOptions(request.rowMode, request.rawTypes);
       const priority = request.priority ?? "interactive";
       if (priority === "bulk") {
         queueBulkRead(request, options);
@@ -259,26 +323,14 @@ port.on("message", (request: WorkerRequest) => {
       });
       return;
     }
-    case "begin":
-      enqueue({
-        priority: request.priority ?? "interactive",
-        queuedAt: performance.now(),
-        run: () =>
-          begin(
-            request.tx,
-            () => reply(request, undefined),
-            (error) => replyError(request, error),
-          ),
-      });
-      return;
     case "end": {
-      const open = transactions.get(request.tx);
-      if (!open) {
-        reply(request, undefined);
+      // Ended before its turn came (a first statement not awaited): end it once it has begun.
+      const waiting = beginning.get(request.tx);
+      if (waiting) {
+        waiting.push(request);
         return;
       }
-      open.finish(request.commit);
-      void settle(request, open.done);
+      endTransaction(request);
       return;
     }
     case "dump":

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, type DbOrTx, queryRows } from "../db/client.ts";
+import { inBackground } from "../db/priority.ts";
 import { jobs } from "../db/schema.ts";
 
 export type JobHandler = (payload: Record<string, unknown>, job: JobInfo) => Promise<void>;
@@ -98,7 +99,12 @@ export class JobQueue {
     return this.running;
   }
 
-  private async drain(): Promise<void> {
+  /** Claims and runs jobs as background work: requests' statements go first (db/priority.ts). */
+  private drain(): Promise<void> {
+    return inBackground(() => this.drainJobs());
+  }
+
+  private async drainJobs(): Promise<void> {
     const inFlight = new Set<Promise<void>>();
     for (;;) {
       const job = this.stopped || inFlight.size >= MAX_RUNNING ? undefined : await this.claim();

@@ -41,6 +41,7 @@ import { type DomainEvent, LIVE_MUTATION_PREFIX, ROLE } from "@tideline/shared";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, queryRows, type Tx } from "../db/client.ts";
+import { inBackground } from "../db/priority.ts";
 import {
   intakeIssues,
   issues,
@@ -325,7 +326,8 @@ export class NotificationService {
 
   private enqueue(event: DomainEvent): void {
     this.tail = this.tail
-      .then(() => this.handle(event))
+      // Nobody waits on it: its statements let requests' go first (db/priority.ts).
+      .then(() => inBackground(() => this.handle(event)))
       .then(
         () => undefined,
         (err: unknown) => this.log.error({ err, type: event.type, eventId: event.id }, "notifications failed"),

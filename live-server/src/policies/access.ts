@@ -66,30 +66,79 @@ export async function projectAccess(
   projectId: string,
   options: { minRole?: Role; allowNonMember?: boolean } = {},
 ): Promise<ProjectAccess> {
-  const ws = await workspaceAccess(db, request, slug);
-  if (!isUuid(projectId)) throw notFound("Project");
-  const [row] = await db
-    .select({ project: projects, projectMembership: projectMembers })
-    .from(projects)
+  if (!isUuid(projectId)) {
+    await workspaceAccess(db, request, slug);
+    throw notFound("Project");
+  }
+  const row = await accessRow(db, requireUser(request), slug, projectId);
+  return checkProject(row, options);
+}
+
+type AccessRow = {
+  user: SessionUser;
+  workspace: WorkspaceRow;
+  membership: WorkspaceMemberRow;
+  project: ProjectRow | null;
+  projectMembership: ProjectMemberRow | null;
+  issue: IssueRow | null;
+};
+
+/**
+ * The caller's workspace membership, the project and their project membership — and the work
+ * item, when asked — in one statement: each is one more trip to the embedded database's thread
+ * and one more plan, on every request that touches a project. Nulls say what is missing.
+ */
+async function accessRow(
+  db: DbOrTx,
+  user: SessionUser,
+  slug: string,
+  projectId: string,
+  issueId?: string,
+): Promise<AccessRow> {
+  const base = db
+    .select({
+      workspace: workspaces,
+      membership: workspaceMembers,
+      project: projects,
+      projectMembership: projectMembers,
+      ...(issueId ? { issue: issues } : {}),
+    })
+    .from(workspaces)
+    .innerJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.workspaceId, workspaces.id), eq(workspaceMembers.memberId, user.id)),
+    )
+    .leftJoin(projects, and(eq(projects.id, projectId), eq(projects.workspaceId, workspaces.id)))
     .leftJoin(
       projectMembers,
       and(
         eq(projectMembers.projectId, projects.id),
-        eq(projectMembers.memberId, ws.user.id),
+        eq(projectMembers.memberId, user.id),
         eq(projectMembers.isActive, true),
       ),
-    )
-    .where(and(eq(projects.id, projectId), eq(projects.workspaceId, ws.workspace.id)))
+    );
+  const joined = issueId
+    ? base.leftJoin(issues, and(eq(issues.id, issueId), eq(issues.projectId, projects.id), isNull(issues.deletedAt)))
+    : base;
+  const [row] = await joined
+    .where(and(eq(workspaces.slug, String(slug).toLowerCase()), eq(workspaceMembers.isActive, true)))
     .limit(1);
-  if (!row) throw notFound("Project");
-  const { project, projectMembership } = row;
+  if (!row) throw notFound("Workspace");
+  const { issue, ...rest } = row as typeof row & { issue?: IssueRow | null };
+  return { user, ...rest, issue: issue ?? null };
+}
+
+/** The project rules of `projectAccess` on a row read by `accessRow`. */
+function checkProject(row: AccessRow, options: { minRole?: Role; allowNonMember?: boolean }): ProjectAccess {
+  const { user, workspace, membership, project, projectMembership } = row;
+  if (!project) throw notFound("Project");
   if (!projectMembership) {
     if (!options.allowNonMember || project.network !== 2) throw notFound("Project");
     if (options.minRole) throw forbidden("Join the project first.");
   } else if (options.minRole) {
     requireRole(projectMembership.role, options.minRole);
   }
-  return { ...ws, project, projectMembership };
+  return { user, workspace, membership, project, projectMembership };
 }
 
 export type IssueRow = typeof issues.$inferSelect;
@@ -115,13 +164,17 @@ export async function issueAccess(
   issueId: string,
   options: { minRole?: Role; includeArchived?: boolean; includeDrafts?: boolean } = {},
 ): Promise<IssueAccess> {
-  const access = await projectAccess(db, request, slug, projectId, { minRole: options.minRole });
-  if (!isUuid(issueId)) throw notFound("Work item");
-  const [issue] = await db
-    .select()
-    .from(issues)
-    .where(and(eq(issues.id, issueId), eq(issues.projectId, access.project.id), isNull(issues.deletedAt)))
-    .limit(1);
+  if (!isUuid(issueId)) {
+    await projectAccess(db, request, slug, projectId, { minRole: options.minRole });
+    throw notFound("Work item");
+  }
+  if (!isUuid(projectId)) {
+    await workspaceAccess(db, request, slug);
+    throw notFound("Project");
+  }
+  const row = await accessRow(db, requireUser(request), slug, projectId, issueId);
+  const access = checkProject(row, { minRole: options.minRole });
+  const issue = row.issue;
   if (!issue) throw notFound("Work item");
   if (issue.isDraft && options.includeDrafts === false) throw notFound("Work item");
   // An intake request is reached only through the intake paths until it is accepted.
