@@ -28,6 +28,8 @@ import { LiveService } from "./live/service.ts";
 import { Mailer } from "./mail/mailer.ts";
 import { registerRoutes } from "./routes/index.ts";
 import { ensureInstance } from "./routes/instances/service.ts";
+import type { ListResponse } from "./routes/issues/list.ts";
+import { ListCache } from "./routes/issues/list-cache.ts";
 
 export type BuildOptions = {
   /** Use this database instead of opening the configured one (tests; main.ts opens it early). */
@@ -78,7 +80,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     authLimiter: new AuthRateLimiter(options.authRateLimits, rateLimitRedis),
     events,
     live: new LiveService({ db: database.db, events, config, log: app.log }),
+    listCache: new ListCache<ListResponse>((page) => page.count, config.listCacheItems),
   };
+  // Every change of a workspace, made here or relayed from another instance, retires its lists.
+  events.subscribe((event) => ctx.listCache.onEvent(event));
+  events.subscribeRelayed((event) => ctx.listCache.onEvent(event));
   app.decorate("ctx", ctx);
   await ensureInstance(ctx.db);
 

@@ -50,6 +50,7 @@ const envSchema = z.object({
     .refine((v) => parseRate(v) !== undefined, 'must be "<number>/<second|minute|hour|day>", e.g. 60/minute')
     .default("60/minute"),
   WEBHOOK_ALLOW_PRIVATE: boolish.default(false),
+  LIST_CACHE_ITEMS: z.coerce.number().int().min(0, "must be 0 (off) or more").default(20_000),
 });
 
 export type Config = {
@@ -95,6 +96,11 @@ export type Config = {
    * could otherwise make the server call services that only it can reach.
    */
   webhookAllowPrivate: boolean;
+  /**
+   * How many work items the shared list answers may hold in memory across them
+   * (routes/issues/list-cache.ts); 0 turns the sharing off (each list computed for its caller).
+   */
+  listCacheItems: number;
 };
 
 export class ConfigError extends Error {}
@@ -124,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS,
+    listCacheItems: e.LIST_CACHE_ITEMS,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     appBaseUrl,

@@ -11,6 +11,8 @@ import type { EventBus } from "./events/bus.ts";
 import type { JobQueue } from "./jobs/queue.ts";
 import type { LiveService } from "./live/service.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { ListResponse } from "./routes/issues/list.ts";
+import type { ListCache } from "./routes/issues/list-cache.ts";
 
 export type AppContext = {
   config: Config;
@@ -23,6 +25,8 @@ export type AppContext = {
   events: EventBus;
   /** The live layer (Hocuspocus): broadcasts to `user.{id}` / `project.{id}`, metrics. */
   live: LiveService;
+  /** Work-item list answers shared by those who ask the same way (routes/issues/list-cache.ts). */
+  listCache: ListCache<ListResponse>;
 };
 
 declare module "fastify" {

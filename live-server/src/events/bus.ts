@@ -21,6 +21,7 @@ export type CommitHook = (tx: Tx, events: readonly DomainEvent[]) => Promise<voi
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
   private readonly commitHooks = new Set<CommitHook>();
+  private readonly relayedListeners = new Set<(event: DomainEvent) => void>();
   private readonly log: FastifyBaseLogger;
 
   constructor(log: FastifyBaseLogger) {
@@ -31,6 +32,27 @@ export class EventBus {
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Listen to the events other instances emitted, as the Redis relay (live/redis.ts) hears them —
+   * for caches of this instance that must forget what another one changed. `subscribe` hears
+   * only this instance's own events (each consumer of those runs once, where the change was made).
+   */
+  subscribeRelayed(listener: (event: DomainEvent) => void): () => void {
+    this.relayedListeners.add(listener);
+    return () => this.relayedListeners.delete(listener);
+  }
+
+  /** An event another instance emitted, relayed here (live/service.ts). */
+  deliverRelayed(event: DomainEvent): void {
+    for (const listener of this.relayedListeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.log.error({ err, type: event.type }, "relayed event listener failed");
+      }
+    }
   }
 
   /** Run `hook` in every transactionWithEvents before it commits; returns the removal function. */

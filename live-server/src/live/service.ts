@@ -106,7 +106,10 @@ export class LiveService {
           url: config.redisUrl,
           instanceId: this.instanceId,
           log,
-          onEvent: (event) => this.liveEvents.deliver(event),
+          onEvent: (event) => {
+            this.liveEvents.deliver(event);
+            events.deliverRelayed(event);
+          },
           onBroadcast: (document, payload) => this.liveEvents.relay(document, payload),
         })
       : null;

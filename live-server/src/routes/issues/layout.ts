@@ -166,6 +166,8 @@ export async function projectListFromRequest(
   options: { relations?: boolean } = {},
 ): Promise<ListResponse> {
   const list = applyLayout(readListQuery(request.query, access), request.query);
+  // Relations are added to the page's items: such a page is the caller's own, not shared.
+  const relations = options.relations || wantsRelations(request.query);
   const page = await listIssuePage(db, {
     where: [
       ...visibleConditions(access),
@@ -178,6 +180,7 @@ export async function projectListFromRequest(
     subGroupBy: list.subGroupBy,
     orderBy: list.orderBy,
     cursor: list.cursor,
+    ...(relations ? {} : { shared: { cache: request.server.ctx.listCache, workspaceId: access.workspace.id } }),
   });
-  return options.relations || wantsRelations(request.query) ? attachRelations(db, page, access.user.id) : page;
+  return relations ? attachRelations(db, page, access.user.id) : page;
 }

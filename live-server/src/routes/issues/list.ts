@@ -24,6 +24,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type DbOrTx, queryRows } from "../../db/client.ts";
 import { asBulkRead } from "../../db/priority.ts";
 import { badRequest } from "../../http/errors.ts";
+import { type ListCache, listCacheKey } from "./list-cache.ts";
 import { loadIssues, type PresentedIssue } from "./query.ts";
 
 export type Cursor = { perPage: number; pageIndex: number };
@@ -288,6 +289,13 @@ export type ListQuery = {
   orderBy: OrderByKey;
   cursor: Cursor;
   includeDescription?: boolean;
+  /**
+   * The answer may be shared with everyone asking the same way (list-cache.ts), in this
+   * workspace: only for a caller whose access was checked and a page that holds nothing of
+   * theirs. Lists with descriptions are never shared (a description also changes through its
+   * live document).
+   */
+  shared?: { cache: ListCache<ListResponse>; workspaceId: string };
 };
 
 type Cell = { results: PresentedIssue[]; total_results: number };
@@ -322,7 +330,11 @@ function orderKeys(found: Iterable<string>, known: string[]): string[] {
  * statements run before it rather than behind every queued list.
  */
 export function listIssuePage(db: DbOrTx, query: ListQuery): Promise<ListResponse> {
-  return asBulkRead(() => computeListPage(db, query));
+  const compute = () => asBulkRead(() => computeListPage(db, query));
+  if (!query.shared || query.includeDescription) return compute();
+  const { where, projectId, groupBy, subGroupBy, orderBy, cursor } = query;
+  const key = listCacheKey(sql.join(where, sql` and `), { projectId, groupBy, subGroupBy, orderBy, cursor });
+  return query.shared.cache.get(query.shared.workspaceId, key, compute);
 }
 
 async function computeListPage(db: DbOrTx, query: ListQuery): Promise<ListResponse> {
