@@ -46,6 +46,8 @@ COPY shared/src shared/src
 COPY live-server/src live-server/src
 COPY live-server/drizzle live-server/drizzle
 COPY --from=build /app/client/dist client/dist
+# The migrated embedded database a fresh data folder starts from (npm run build made it).
+COPY --from=build /app/live-server/dist live-server/dist
 # The image's `node` user (uid 1000) owns only the data folder.
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node

@@ -39,11 +39,14 @@ try {
 // The embedded database opens in its own thread (db/pglite-worker.ts): start it before anything
 // else, so it gets ready while this thread loads Drizzle and the rest of the server.
 const { PgliteWorkerClient, pgliteDir } = await import("./db/pglite-worker-client.ts");
+const { templateFor } = await import("./db/pglite-template.ts");
 const startedPglite = config.databaseUrl
   ? undefined
   : PgliteWorkerClient.create({
       dataDir: pgliteDir(config.dataDir),
       sharedBuffers: config.pgliteSharedBuffers,
+      // A data folder without a database starts from the prepared one (npm run build), if any.
+      loadDataDir: templateFor(config.dataDir),
     });
 startedPglite?.catch(() => undefined); // awaited through openDatabase below
 const { openDatabase } = await import("./db/client.ts");
