@@ -2,13 +2,15 @@
  * Webhooks (Settings → Webhooks, workspace admins): Wren opens the empty list, adds a webhook
  * pointing at a receiver this spec starts on loopback (the e2e server runs with
  * WEBHOOK_ALLOW_PRIVATE), copies the secret shown once, changes a work item, and finds the
- * delivery — signed with that secret — in the webhook's delivery log, then redelivers it. The
+ * delivery — signed with that secret — in the webhook's delivery log, then redelivers it. A second
+ * tab follows webhooks made, switched off and deleted elsewhere without a reload. The
  * screens at phone width and in the dark theme. The spec signs up its own user and workspace.
  */
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { channelSynced } from "./support/live-socket.ts";
 import { openSession, signUpWithProject } from "./support/setup.ts";
 import { shoot } from "./support/shots.ts";
 import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
@@ -127,6 +129,32 @@ test.describe
       expect(again?.body).toBe(original?.body);
     });
 
+    test("another open tab follows a webhook made, switched off and deleted elsewhere, without a reload", async () => {
+      const { id: workspaceId } = await api.get<{ id: string }>(`/api/workspaces/${f.slug}/`);
+      const other = await context.newPage();
+      try {
+        const synced = channelSynced(other, `workspace.${workspaceId}`);
+        await other.goto(`/${f.slug}/settings/webhooks/`);
+        await expect(other.getByRole("listitem").filter({ hasText: receiverUrl })).toBeVisible();
+        await synced;
+        await other.evaluate(() => {
+          (window as { __notReloaded?: boolean }).__notReloaded = true;
+        });
+        // Another admin's screen (here: the API, as this admin) makes a webhook, switches it off, deletes it.
+        const url = `${receiverUrl}/elsewhere`;
+        const made = await api.post<{ id: string }>(`/api/workspaces/${f.slug}/webhooks/`, { url, cycle: true });
+        const row = other.getByRole("listitem").filter({ hasText: url });
+        await expect(row).toBeVisible();
+        await api.patch(`/api/workspaces/${f.slug}/webhooks/${made.id}/`, { is_active: false });
+        await expect(row).toContainText("Off");
+        await api.delete(`/api/workspaces/${f.slug}/webhooks/${made.id}/`);
+        await expect(row).toHaveCount(0);
+        expect(await other.evaluate(() => (window as { __notReloaded?: boolean }).__notReloaded)).toBe(true);
+      } finally {
+        await other.close();
+      }
+    });
+
     test("keyboard: the active switch and the actions menu", async () => {
       await page.goto(`/${f.slug}/settings/webhooks/`);
       const toggle = page.getByRole("switch", { name: `Webhook active: ${receiverUrl}` });
@@ -140,6 +168,48 @@ test.describe
       await page.keyboard.press("Enter");
       await expect(page.getByRole("menuitem", { name: "Regenerate secret key" })).toBeVisible();
       await page.keyboard.press("Escape");
+    });
+
+    test("switched off and straight back on, it stays on: a slow first answer and its live echo change nothing", async () => {
+      await page.goto(`/${f.slug}/settings/webhooks/`);
+      const row = page.getByRole("listitem").filter({ hasText: receiverUrl });
+      const toggle = page.getByRole("switch", { name: `Webhook active: ${receiverUrl}` });
+      await expect(toggle).toBeChecked();
+      // The "off" is held until the "on" has been clicked; the client must not send the "on"
+      // before the "off" is answered, nor show the "off" answer or its live event over it.
+      const patches: string[] = [];
+      let releaseOff: () => void = () => undefined;
+      const offHeld = new Promise<void>((resolve) => {
+        releaseOff = resolve;
+      });
+      const hookPath = "**/api/workspaces/*/webhooks/*/";
+      await page.route(hookPath, async (route) => {
+        if (route.request().method() !== "PATCH") return route.continue();
+        const body = route.request().postDataJSON() as { is_active?: boolean };
+        patches.push(body.is_active ? "on" : "off");
+        if (body.is_active === false) await offHeld;
+        await route.continue();
+      });
+      try {
+        await toggle.click();
+        await expect(toggle).not.toBeChecked();
+        await toggle.click();
+        await expect(toggle).toBeChecked();
+        expect(patches).toEqual(["off"]);
+        const onStored = page.waitForResponse(
+          (r) => r.request().method() === "PATCH" && r.request().postDataJSON()?.is_active === true,
+        );
+        releaseOff();
+        expect((await onStored).status()).toBe(200);
+        expect(patches).toEqual(["off", "on"]);
+        await expect(row).toContainText("Active");
+        await expect(toggle).toBeChecked();
+      } finally {
+        releaseOff();
+        await page.unroute(hookPath);
+      }
+      await page.reload();
+      await expect(page.getByRole("switch", { name: `Webhook active: ${receiverUrl}` })).toBeChecked();
     });
 
     test("the screens at phone width and in the dark theme", async () => {

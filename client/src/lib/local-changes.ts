@@ -28,6 +28,11 @@ export class LocalChanges {
     return this.inFlight.has(id) || (this.changedAt.get(id) ?? 0) > since;
   }
 
+  /** True while a change of `id` is queued or on its way (a live event about it is older news). */
+  isChanging(id: string): boolean {
+    return this.inFlight.has(id);
+  }
+
   /** Stamps `id` as changed here now (a change that needed no round trip of its own). */
   stamp(id: string): void {
     this.changedAt.set(id, ++this.clock);

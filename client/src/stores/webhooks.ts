@@ -1,9 +1,12 @@
 /**
  * Webhooks of a workspace (Settings → Webhooks, admins only): the list, one webhook's delivery
  * log, and the changes. The secret comes only in the create and regenerate answers: it is handed
- * back to the screen that shows it once, never kept in the store.
+ * back to the screen that shows it once, never kept in the store. Other admins' changes arrive
+ * as webhook.* events on the workspace channel (admins only) and are applied here.
  */
+import type { DomainEvent } from "@tideline/shared";
 import { api } from "../lib/api";
+import { LocalChanges } from "../lib/local-changes";
 import { optimistic } from "../lib/optimistic";
 import { defineStore } from "../lib/store";
 
@@ -68,9 +71,21 @@ function withoutSecret(hook: WebhookWithSecret): Webhook {
   return rest;
 }
 
-/** Read the workspace's webhooks. */
+/**
+ * Changes made here, in order (one webhook's PATCHes go one after another) and in flight: a list
+ * read, an answer or a live event older than a change still on its way is not shown over it.
+ */
+const changes = new LocalChanges();
+/** The latest switch of each webhook asked here: only its answer is shown. */
+const latestSwitch = new Map<string, number>();
+let switches = 0;
+
+/** Read the workspace's webhooks (those being changed here keep what this screen shows). */
 export async function loadWebhooks(slug: string): Promise<void> {
-  webhooksStore.bySlug[slug] = await api.get(base(slug)).json<Webhook[]>();
+  const since = changes.now();
+  const fetched = await api.get(base(slug)).json<Webhook[]>();
+  const held = new Map((webhooksStore.bySlug[slug] ?? []).map((h) => [h.id, h]));
+  webhooksStore.bySlug[slug] = fetched.map((h) => (changes.isNewerHere(h.id, since) ? (held.get(h.id) ?? h) : h));
 }
 
 /** Read one webhook (the detail screen opened directly). */
@@ -89,13 +104,15 @@ export async function createWebhook(slug: string, input: WebhookInput): Promise<
 
 /** Change the URL or the events (the form). Throws the server's refusal for the form to show. */
 export async function updateWebhook(slug: string, id: string, input: Partial<WebhookInput>): Promise<Webhook> {
-  const updated = await api.patch(`${base(slug)}${id}/`, { json: input }).json<Webhook>();
+  const updated = await changes.track(id, () => api.patch(`${base(slug)}${id}/`, { json: input }).json<Webhook>());
   replace(slug, updated);
   return updated;
 }
 
 /** Switch a webhook on or off, at once, undone with a toast if refused. */
 export async function setWebhookActive(slug: string, id: string, isActive: boolean, error: string): Promise<void> {
+  const mine = ++switches;
+  latestSwitch.set(id, mine);
   await optimistic({
     apply: () => {
       const before = webhooksStore.bySlug[slug]?.find((h) => h.id === id);
@@ -104,8 +121,13 @@ export async function setWebhookActive(slug: string, id: string, isActive: boole
         if (before) replace(slug, before);
       };
     },
-    call: async () =>
-      replace(slug, await api.patch(`${base(slug)}${id}/`, { json: { is_active: isActive } }).json<Webhook>()),
+    // Switched off and straight back on: the "off" answer arrives while the "on" waits its turn;
+    // shown, it would flip the switch back until the "on" answers.
+    call: () =>
+      changes.track(id, async () => {
+        const answer = await api.patch(`${base(slug)}${id}/`, { json: { is_active: isActive } }).json<Webhook>();
+        if (latestSwitch.get(id) === mine) replace(slug, answer);
+      }),
     error,
   });
 }
@@ -164,4 +186,22 @@ export async function loadMoreWebhookLogs(slug: string, id: string): Promise<voi
 /** Queue the logged delivery's body again. Throws the server's refusal. */
 export async function redeliverWebhookLog(slug: string, id: string, logId: string): Promise<void> {
   await api.post(`${base(slug)}${id}/logs/${logId}/redeliver/`);
+}
+
+/** Apply a webhook.* event of the workspace channel (another admin's change, or one's own echoed). */
+export function applyWebhookEvent(slug: string, event: DomainEvent): void {
+  if (!event.type.startsWith("webhook.")) return;
+  const list = webhooksStore.bySlug[slug];
+  if (!list) return;
+  if (event.type === "webhook.deleted") {
+    webhooksStore.bySlug[slug] = list.filter((h) => h.id !== event.entity_id);
+    return;
+  }
+  const hook = event.data as unknown as Webhook;
+  // A change of it is on its way from here: its answer will say what the server holds.
+  if (changes.isChanging(hook.id)) return;
+  const current = list.find((h) => h.id === hook.id);
+  // An event may arrive after the answer to one's own newer change: keep the newer.
+  if (current && current.updated_at > hook.updated_at) return;
+  replace(slug, hook);
 }

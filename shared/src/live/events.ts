@@ -90,6 +90,9 @@ export const DOMAIN_EVENT_TYPES = [
   "sidebar_preference.updated",
   "export.created",
   "export.updated",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

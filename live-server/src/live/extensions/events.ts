@@ -358,8 +358,8 @@ function mayReceiveInWorkspace(connection: Connection<LiveContext>, event: Domai
   const auth = authenticated(connection.context);
   if (!auth) return false;
   if (event.type.startsWith("view.") && event.data.access === 0) return event.data.owned_by === auth.user.id;
-  // Exports are a settings screen of admins (product-domain §6).
-  if (event.type.startsWith("export.")) return Boolean(auth.rights.workspaceAdmin);
+  // Exports and webhooks are settings screens of admins (product-domain §6).
+  if (event.type.startsWith("export.") || event.type.startsWith("webhook.")) return Boolean(auth.rights.workspaceAdmin);
   return true;
 }
 

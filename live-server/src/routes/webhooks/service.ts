@@ -23,7 +23,7 @@ import { isUuid } from "../../http/ids.ts";
 import type { WorkspaceAccess } from "../../policies/access.ts";
 import { urlRefusal } from "../../webhooks/addresses.ts";
 import { webhookDeliveryOf } from "../../webhooks/delivery.ts";
-import { presentWebhookLog, type WebhookRow } from "./presenter.ts";
+import { presentWebhook, presentWebhookLog, type WebhookRow } from "./presenter.ts";
 import type { CreateWebhookBody, UpdateWebhookBody, WebhookLogQuery } from "./schema.ts";
 
 const DUPLICATE = "URL already exists for the workspace";
@@ -72,7 +72,7 @@ export async function createWebhook(
   body: CreateWebhookBody,
 ): Promise<WebhookRow> {
   await checkUrl(body.url, ctx.config.webhookAllowPrivate);
-  const row = await transactionWithEvents(ctx.db, ctx.events, origin, async (tx) => {
+  const row = await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     const [created] = await tx
       .insert(webhooks)
       .values({
@@ -90,7 +90,13 @@ export async function createWebhook(
         updatedById: access.user.id,
       })
       .returning();
-    return created as WebhookRow;
+    if (!created) throw new Error("webhook insert failed");
+    emit(
+      "webhook.created",
+      { workspaceId: access.workspace.id, projectId: null, entityId: created.id },
+      presentWebhook(created),
+    );
+    return created;
   }).catch(duplicateOr);
   webhookDeliveryOf(ctx).invalidate(access.workspace.id);
   return row;
@@ -106,7 +112,7 @@ export async function updateWebhook(
 ): Promise<WebhookRow> {
   const before = await getWebhook(ctx.db, access, id);
   if (body.url !== undefined && body.url !== before.url) await checkUrl(body.url, ctx.config.webhookAllowPrivate);
-  const row = await transactionWithEvents(ctx.db, ctx.events, origin, async (tx) => {
+  const row = await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     const [updated] = await tx
       .update(webhooks)
       .set({
@@ -123,6 +129,11 @@ export async function updateWebhook(
       .where(and(eq(webhooks.id, before.id), eq(webhooks.workspaceId, access.workspace.id)))
       .returning();
     if (!updated) throw notFound("Webhook");
+    emit(
+      "webhook.updated",
+      { workspaceId: access.workspace.id, projectId: null, entityId: updated.id },
+      presentWebhook(updated),
+    );
     return updated;
   }).catch(duplicateOr);
   webhookDeliveryOf(ctx).invalidate(access.workspace.id);
@@ -132,11 +143,16 @@ export async function updateWebhook(
 /** Delete a webhook, its logs and its queued deliveries. */
 export async function deleteWebhook(ctx: AppContext, origin: EventOrigin, access: WorkspaceAccess, id: string) {
   const before = await getWebhook(ctx.db, access, id);
-  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx) => {
+  await transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     await tx.delete(webhooks).where(and(eq(webhooks.id, before.id), eq(webhooks.workspaceId, access.workspace.id)));
     // Queued deliveries would be dropped when they run; remove them now.
     await tx.execute(
       sql`delete from jobs where kind = 'webhook.deliver' and status <> 'running' and payload->>'webhook_id' = ${before.id}`,
+    );
+    emit(
+      "webhook.deleted",
+      { workspaceId: access.workspace.id, projectId: null, entityId: before.id },
+      { id: before.id },
     );
   });
   webhookDeliveryOf(ctx).invalidate(access.workspace.id);
@@ -150,13 +166,19 @@ export async function regenerateSecret(
   id: string,
 ): Promise<WebhookRow> {
   const before = await getWebhook(ctx.db, access, id);
-  return transactionWithEvents(ctx.db, ctx.events, origin, async (tx) => {
+  return transactionWithEvents(ctx.db, ctx.events, origin, async (tx, emit) => {
     const [updated] = await tx
       .update(webhooks)
       .set({ secretKey: generateSecret(), updatedById: access.user.id })
       .where(and(eq(webhooks.id, before.id), eq(webhooks.workspaceId, access.workspace.id)))
       .returning();
     if (!updated) throw notFound("Webhook");
+    // The event never carries the secret: only the answer to this call does.
+    emit(
+      "webhook.updated",
+      { workspaceId: access.workspace.id, projectId: null, entityId: updated.id },
+      presentWebhook(updated),
+    );
     return updated;
   });
 }

@@ -6,7 +6,9 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Banner, Button, EmptyState } from "../../../components/ui";
 import { errorMessage } from "../../../lib/api";
+import { watchWorkspaceLive } from "../../../stores/live-workspace";
 import {
+  applyWebhookEvent,
   deleteWebhook,
   loadMoreWebhookLogs,
   loadWebhook,
@@ -51,6 +53,19 @@ export function WorkspaceWebhookDetail() {
     void loadWebhook(slug, webhookId).catch(() => setMissing(true));
     void loadWebhookLogs(slug, webhookId).catch(() => undefined);
   }, [slug, webhookId, isAdmin]);
+
+  // Another admin's edit shows at once; their deletion turns the page into "not found".
+  const workspaceId = workspace?.id;
+  useEffect(() => {
+    if (!workspaceId || !isAdmin) return;
+    return watchWorkspaceLive(slug, workspaceId, {
+      onEvent: (event) => {
+        applyWebhookEvent(slug, event);
+        if (event.type === "webhook.deleted" && event.entity_id === webhookId) setMissing(true);
+      },
+      onSynced: () => void loadWebhook(slug, webhookId).catch(() => setMissing(true)),
+    });
+  }, [slug, workspaceId, webhookId, isAdmin]);
 
   if (workspace && !isAdmin) return <Navigate to={`/${slug}/settings/`} replace />;
   const hook = snap.bySlug[slug]?.find((h) => h.id === webhookId) as Webhook | undefined;

@@ -6,7 +6,9 @@ import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Button, Modal } from "../../../components/ui";
 import { errorMessage } from "../../../lib/api";
+import { watchWorkspaceLive } from "../../../stores/live-workspace";
 import {
+  applyWebhookEvent,
   createWebhook,
   deleteWebhook,
   loadWebhooks,
@@ -39,6 +41,16 @@ export function WorkspaceWebhooksSettings() {
     setFailed(false);
     void loadWebhooks(slug).catch(() => setFailed(true));
   }, [slug, isAdmin]);
+
+  // Other admins' changes arrive on the workspace channel; a reconnection reads the list again.
+  const workspaceId = workspace?.id;
+  useEffect(() => {
+    if (!workspaceId || !isAdmin) return;
+    return watchWorkspaceLive(slug, workspaceId, {
+      onEvent: (event) => applyWebhookEvent(slug, event),
+      onSynced: () => void loadWebhooks(slug).catch(() => undefined),
+    });
+  }, [slug, workspaceId, isAdmin]);
 
   if (workspace && !isAdmin) return <Navigate to={`/${slug}/settings/`} replace />;
   const list = snap.bySlug[slug] as readonly Webhook[] | undefined;
