@@ -227,10 +227,16 @@ test.describe
       const url = pageA.url();
       await a.action("Delete").click();
       const confirm = pageA.getByRole("dialog", { name: "Delete this request?" });
+      // The row goes at once; the server's answer comes after. Leaving the page before it would
+      // cancel the DELETE (a loaded machine did, and the request was still there).
+      const deleted = pageA.waitForResponse(
+        (r) => r.request().method() === "DELETE" && r.url().includes("/intake-issues/"),
+      );
       await confirm.getByRole("button", { name: "Delete" }).click();
       await expect(confirm).toBeHidden();
       await expect(a.row("Invoices show the wrong currency")).toHaveCount(0);
       await expect(a.rows).toHaveCount(1);
+      expect((await deleted).status()).toBe(204);
       await pageA.goto(url);
       await expect(pageA.getByText("This request doesn’t exist or you can’t see it.")).toBeVisible();
     });
