@@ -11,6 +11,7 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { HomePage } from "./pages/home-page.ts";
 import { WorkItemPage } from "./pages/work-item-page.ts";
+import { pickUp } from "./support/drag.ts";
 import { openSession, signUpWithProject } from "./support/setup.ts";
 import { shoot } from "./support/shots.ts";
 import type { Fixture, WorkItemsApi } from "./support/work-items-api.ts";
@@ -176,9 +177,7 @@ test.describe
 
       // "Your work items" to the top by keyboard on its handle: pick up, three places up, drop.
       const handle = home.manageDialog.getByRole("button", { name: "Reorder Your work items" });
-      await handle.focus();
-      await page.keyboard.press("Space");
-      await expect(handle).toHaveAttribute("aria-pressed", "true");
+      await pickUp(page, handle);
       // Each step is announced (dnd-kit's live region) once the drag has moved over the next row.
       for (const over of ["Your stickies", "Recents", "Quick links"]) {
         await page.keyboard.press("ArrowUp");

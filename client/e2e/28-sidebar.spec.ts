@@ -10,6 +10,7 @@
  * collapsed sidebar and properties.
  */
 import { type Browser, type BrowserContext, expect, type Locator, type Page, test } from "@playwright/test";
+import { pickUp } from "./support/drag.ts";
 import { channelSynced, expectNotReloaded, markPage, trackLiveSockets } from "./support/live-socket.ts";
 import { openSession, type Session, signUpWithProject } from "./support/setup.ts";
 import { shoot } from "./support/shots.ts";
@@ -129,11 +130,9 @@ test.describe
 
         // Stickies to the top with the keyboard.
         const stickiesHandle = dialog.getByRole("button", { name: "Move Stickies" });
-        await stickiesHandle.focus();
-        await page.keyboard.press("Space");
-        // dnd-kit listens for the arrows only once the pick-up has settled, and measures between
-        // moves: each step waits for its announcement (the live region) before the next key.
-        await expect(stickiesHandle).toHaveAttribute("aria-pressed", "true");
+        // dnd-kit listens for the arrows only once the pick-up has settled (pickUp waits for it),
+        // and measures between moves: each step waits for its announcement before the next key.
+        await pickUp(page, stickiesHandle);
         for (const over of ["Archives", "Your work", "Drafts", "Analytics", "Views"]) {
           await page.keyboard.press("ArrowUp");
           await expect(page.getByText(`Stickies is over ${over}.`)).toBeAttached();
