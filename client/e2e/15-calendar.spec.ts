@@ -47,8 +47,10 @@ test.describe
 
     const day = (p: Page, date: string) => p.locator(`.cal-day[data-date="${date}"]`);
     const card = (p: Page, date: string, name: string) => day(p, date).locator(".cal-card").filter({ hasText: name });
+    /** The item's due day on the server, or null while it has none — or no such item yet (polls read it). */
     const targetOf = async (name: string) =>
-      ((await api.byName(f, name)) as { target_date?: string | null }).target_date?.slice(0, 10) ?? null;
+      ((await api.findByName(f, name)) as { target_date?: string | null } | undefined)?.target_date?.slice(0, 10) ??
+      null;
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
