@@ -6,7 +6,9 @@ import { RouterProvider } from "react-router/dom";
 import { router } from "./app/router";
 import { initI18n } from "./i18n";
 import { registerServiceWorker } from "./lib/offline/service-worker";
+import { startPrepaintKeeping } from "./lib/prepaint";
 import { startOfflineChanges } from "./stores/offline-changes";
+import { session } from "./stores/session";
 import { applyTheme } from "./stores/theme";
 // The UI font ships with the app (no font CDN): Inter, variable weights, every subset.
 import "@fontsource-variable/inter/wght.css";
@@ -26,3 +28,5 @@ createRoot(root).render(
 );
 registerServiceWorker();
 startOfflineChanges();
+// The board shown when the page is left paints first on the next visit (public/prepaint.js).
+startPrepaintKeeping(() => session.user?.id);

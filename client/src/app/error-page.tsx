@@ -1,8 +1,11 @@
+import { useEffect } from "react";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { dropPrepaint } from "../lib/prepaint";
 
 export function ErrorPage({ notFound: forced = false }: { notFound?: boolean }) {
   const error = useRouteError();
   const notFound = forced || (isRouteErrorResponse(error) && error.status === 404);
+  useEffect(() => dropPrepaint(), []);
   return (
     <div className="full-center" style={{ padding: 24 }}>
       <div className="stack" style={{ maxWidth: 440, textAlign: "center", alignItems: "center" }}>

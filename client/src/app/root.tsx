@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation } from "react-router";
 import { Toaster } from "sonner";
 import { useSnapshot } from "valtio";
 import { Banner, Button, ScreenLoader } from "../components/ui";
+import { checkPrepaint } from "../lib/prepaint";
 import { loadSession, session } from "../stores/session";
 import { theme } from "../stores/theme";
 
@@ -17,6 +18,10 @@ export function Root() {
   useEffect(() => {
     void loadSession();
   }, []);
+  // The last visit's board painted before the app (public/prepaint.js) stays only while the app
+  // is on its address, for its user.
+  const userId = snap.loaded ? (snap.user?.id ?? null) : undefined;
+  useEffect(() => checkPrepaint(location.pathname, userId), [location.pathname, userId]);
 
   let content = <Outlet />;
   if (!snap.loaded) content = <ScreenLoader />;

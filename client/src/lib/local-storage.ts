@@ -15,3 +15,11 @@ export function writeLocal(key: string, value: unknown): void {
     // Storage unavailable: the preference simply isn't remembered.
   }
 }
+
+export function removeLocal(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
+}

@@ -2,7 +2,10 @@
  * The local database flag (calls-errors-sync §9: on by default). Off, the stores work from the
  * server alone, as before the local database existed. Kept per browser in localStorage.
  */
-import { readLocal, writeLocal } from "../local-storage";
+import { readLocal, removeLocal, writeLocal } from "../local-storage";
+
+/** lib/prepaint.ts's key (not imported: prepaint imports this flag). */
+const PREPAINT_KEY = "tideline:prepaint";
 
 const FLAG_KEY = "tideline:local-db-enabled";
 let enabled: boolean | null = null;
@@ -16,4 +19,6 @@ export function isLocalDbEnabled(): boolean {
 export function setLocalDbEnabled(value: boolean): void {
   enabled = value;
   writeLocal(FLAG_KEY, value);
+  // The picture of the last board (lib/prepaint.ts) is part of the local copy: off, it goes.
+  if (!value) removeLocal(PREPAINT_KEY);
 }

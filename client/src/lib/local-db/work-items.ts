@@ -5,6 +5,7 @@
  */
 import type { IDBPTransaction } from "idb";
 import type { WorkItem } from "../../stores/work-items";
+import { clearPrepaint, dropPrepaint, prepaintShownFor } from "../prepaint";
 import { onStoresReset } from "../store";
 import { yieldToBrowser } from "../yield";
 import { abort, type LocalDb, localDatabase, localFailure } from "./database";
@@ -482,6 +483,9 @@ const generationOf = (projectId: string) => generations.get(projectId) ?? 0;
 export async function forgetStoredProject(projectId: string): Promise<void> {
   generations.set(projectId, generationOf(projectId) + 1);
   forgetPreloaded(projectId);
+  // The picture of its board kept for the next open goes with it (and off the screen, if up).
+  clearPrepaint(projectId);
+  if (prepaintShownFor()?.includes(projectId)) dropPrepaint();
   tracked.delete(projectId);
   storing.delete(projectId);
   held.delete(projectId);

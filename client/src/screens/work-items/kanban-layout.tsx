@@ -518,6 +518,8 @@ function ProjectCard({ item, col, lane }: { item: WorkItem; col: string; lane: s
         landsBefore && "is-drop-before",
       )}
       style={{ transform: CSS.Translate.toString(transform), transition }}
+      // What opens the item's peek (a click on the prepainted board is replayed on it: lib/prepaint.ts).
+      data-item-id={temp ? undefined : item.id}
       {...attributes}
       {...listeners}
       // The card is a button for keyboards: Enter opens the peek; Space picks it up to move.

@@ -273,6 +273,8 @@ const ListRow = memo(function ListRow({
       <button
         type="button"
         className="wi-row-main"
+        // What opens the item's peek (a click on the prepainted board is replayed on it: lib/prepaint.ts).
+        data-item-id={temp ? undefined : item.id}
         onClick={(event) => {
           if (temp) return;
           if (event.shiftKey || event.metaKey || event.ctrlKey) {

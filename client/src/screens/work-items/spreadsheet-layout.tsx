@@ -407,6 +407,8 @@ function SheetCell({
           <button
             type="button"
             className="wi-icon-btn wi-sheet-open"
+            // What opens the item's peek (a click on the prepainted board is replayed on it: lib/prepaint.ts).
+            data-item-id={item.id.startsWith("temp-") ? undefined : item.id}
             tabIndex={-1}
             aria-label={t("workItems.sheet.open", { key: itemKey })}
             title={t("workItems.sheet.open", { key: itemKey })}

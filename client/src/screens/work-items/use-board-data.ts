@@ -11,8 +11,9 @@ import {
   type IssueFilters,
   parseIssueFilters,
 } from "@tideline/shared";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { closeStartWindow } from "../../lib/offline/last-answers";
+import { handOverPrepaint, markBoardPainted } from "../../lib/prepaint";
 import type { StoredFilters } from "../../stores/work-item-view";
 import { getWorkItem, type WorkItem, type WorkItemListPage } from "../../stores/work-items";
 import { type BoardLayout, type BoardShown, boardLayoutOf, filteredNow } from "./board-parts";
@@ -191,6 +192,14 @@ export function useBoardData({
       ? previewResult.total
       : 1;
   const filtered = hasActiveFilters(filters) || Boolean(search.trim()) || display.type !== null || !display.sub_issue;
+
+  // The last visit's board painted before the app (public/prepaint.js) goes in the same commit as
+  // this board arrives (a layout effect: no frame shows both, or neither).
+  useLayoutEffect(() => {
+    if (!ready) return;
+    markBoardPainted();
+    handOverPrepaint();
+  }, [ready]);
 
   // Performance marks (benchmarks read them): the first painted board, and each repaint after a filter change.
   const painted = useRef(false);

@@ -29,6 +29,7 @@ import { OutboxChip } from "../../components/offline/waiting-to-sync";
 import { Button, EmptyState } from "../../components/ui";
 import { useCreateIntent } from "../../lib/create-intent";
 import { closeStartWindow } from "../../lib/offline/last-answers";
+import { dropPrepaint } from "../../lib/prepaint";
 import { useIsNarrow } from "../../lib/use-media";
 import { loadCycles, useProjectCycles } from "../../stores/cycles";
 import { watchProjectLive } from "../../stores/live-board";
@@ -196,6 +197,10 @@ export function WorkItemsBoard({
   // A board that can't show (not found, not joined) will never paint: its start is over all the
   // same, so the server's checks of what it started from go now (lib/offline/last-answers.ts).
   const blocked = Boolean(missing) || (project !== undefined && !isMember);
+  // Nor does the last visit's board painted before the app stay over it (lib/prepaint.ts).
+  useEffect(() => {
+    if (blocked || loadFailed) dropPrepaint();
+  }, [blocked, loadFailed]);
   useEffect(() => {
     if (blocked) closeStartWindow();
   }, [blocked]);
