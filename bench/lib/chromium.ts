@@ -6,6 +6,8 @@
  * bench process; every browser scenario after the first reuses its answer.
  */
 import { spawn } from "node:child_process";
+import { chmod, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import type { BenchContext } from "./scenario.ts";
@@ -65,7 +67,24 @@ export function ensureChromium(ctx: BenchContext): Promise<string> {
   return pending;
 }
 
+/**
+ * BENCH_BROWSER_CPUS (e.g. "1"): Chromium and every process it starts run on those CPUs only
+ * (`taskset`, through a wrapper script; its children inherit the mask). With BENCH_SERVER_CPUS
+ * (lib/server.ts) the server and the browser each get their own core, closer to a user whose
+ * server runs elsewhere than sharing both cores.
+ */
+export const BROWSER_CPUS = process.env.BENCH_BROWSER_CPUS ?? "";
+
+async function pinnedExecutable(executablePath: string): Promise<string> {
+  if (!BROWSER_CPUS) return executablePath;
+  const dir = await mkdtemp(path.join(tmpdir(), "bench-chromium-"));
+  const wrapper = path.join(dir, "chromium");
+  await writeFile(wrapper, `#!/bin/sh\nexec taskset -c ${BROWSER_CPUS} ${JSON.stringify(executablePath)} "$@"\n`);
+  await chmod(wrapper, 0o755);
+  return wrapper;
+}
+
 export async function launchChromium(ctx: BenchContext): Promise<Browser> {
-  const executablePath = await ensureChromium(ctx);
+  const executablePath = await pinnedExecutable(await ensureChromium(ctx));
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }

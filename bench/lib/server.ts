@@ -238,7 +238,12 @@ export async function startServer(ctx: BenchContext, options: StartOptions): Pro
   try {
     // BENCH_SERVER_NODE_ARGS: extra Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
     const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-    child = spawn(process.execPath, [...nodeArgs, MAIN], { cwd: REPO_ROOT, env, stdio: ["ignore", fd, fd] });
+    // BENCH_SERVER_CPUS (e.g. "0"): the server (and its database thread) on those CPUs only.
+    const cpus = process.env.BENCH_SERVER_CPUS;
+    const [command, args] = cpus
+      ? ["taskset", ["-c", cpus, process.execPath, ...nodeArgs, MAIN]]
+      : [process.execPath, [...nodeArgs, MAIN]];
+    child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: ["ignore", fd, fd] });
   } finally {
     closeSync(fd);
   }
