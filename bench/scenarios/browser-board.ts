@@ -116,7 +116,14 @@ async function visitBoard(page: Page, open: () => Promise<unknown>, timeoutMs: n
  * on screen — on the kept picture (public/prepaint.js replays the click once the app is there)
  * or on the app's board — then wait for the item's peek. Times from navigation start.
  */
-async function firstInteraction(page: Page, url: string, timeoutMs: number) {
+async function firstInteraction(page: Page, url: string, timeoutMs: number, trace?: { dir: string; name: string }) {
+  // With --trace-dir: a CPU profile of the page from before its navigation to the open peek.
+  const cdp = trace ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+    await cdp.send("Profiler.start");
+  }
   try {
     await page.goto(url, { waitUntil: "commit" });
     const target = await page.waitForFunction(
@@ -142,6 +149,11 @@ async function firstInteraction(page: Page, url: string, timeoutMs: number) {
       undefined,
       { polling: "raf", timeout: timeoutMs },
     );
+    if (cdp && trace) {
+      const { profile } = await cdp.send("Profiler.stop");
+      await writeFile(path.join(trace.dir, `${trace.name}.cpuprofile`), JSON.stringify(profile));
+      await writeVisitEntries(page, trace.dir, `${trace.name}.json`, 0);
+    }
     return { clicked, opened: (await opened.jsonValue()) as number, onPicture };
   } finally {
     await page.close();
@@ -356,7 +368,12 @@ export const scenario: Scenario = {
         // ── first interaction: a warm open, a row clicked as soon as one shows ──
         const clickName = `${layout}: warm: a row clicked at once → its peek open`;
         try {
-          const interaction = await firstInteraction(await context.newPage(), boardUrl, timeoutMs);
+          const interaction = await firstInteraction(
+            await context.newPage(),
+            boardUrl,
+            timeoutMs,
+            traceDir ? { dir: traceDir, name: `${layout}-first-click` } : undefined,
+          );
           out.push(
             fig(
               clickName,

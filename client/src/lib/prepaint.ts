@@ -64,8 +64,10 @@ export function handOverPrepaint(): void {
   let frames = 0;
   const replay = () => {
     const target = find();
-    if (target) target.click();
-    else if (++frames < REPLAY_FRAMES) requestAnimationFrame(replay);
+    if (target) {
+      performance.mark("tideline:prepaint:replayed");
+      target.click();
+    } else if (++frames < REPLAY_FRAMES) requestAnimationFrame(replay);
   };
   replay();
 }

@@ -9,3 +9,16 @@ export function yieldToBrowser(): Promise<void> {
   if (typeof scheduler?.yield === "function") return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/**
+ * Run `work` once the browser is idle (at the latest after `timeoutMs`); returns a cancel. A
+ * zero-delay timer where requestIdleCallback is missing (Safari).
+ */
+export function whenIdle(work: () => void, timeoutMs = 2_000): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const id = requestIdleCallback(work, { timeout: timeoutMs });
+    return () => cancelIdleCallback(id);
+  }
+  const timer = setTimeout(work, 0);
+  return () => clearTimeout(timer);
+}

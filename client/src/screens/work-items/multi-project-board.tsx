@@ -188,13 +188,17 @@ export function MultiProjectBoard({
   // ───── context: the board's and each project's ─────
   const openPeek = useCallback(
     (id: string) =>
-      setSearchParams((params) => {
-        const next = new URLSearchParams(params);
-        next.set("peekId", id);
-        const item = getWorkItem(id);
-        if (item) next.set("peekProject", item.project_id);
-        return next;
-      }),
+      setSearchParams(
+        (params) => {
+          const next = new URLSearchParams(params);
+          next.set("peekId", id);
+          const item = getWorkItem(id);
+          if (item) next.set("peekProject", item.project_id);
+          return next;
+          // At once, not as a transition (see work-items-board.tsx openPeek).
+        },
+        { flushSync: true },
+      ),
     [setSearchParams],
   );
   const closePeek = useCallback(

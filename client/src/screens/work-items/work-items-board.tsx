@@ -31,6 +31,7 @@ import { useCreateIntent } from "../../lib/create-intent";
 import { closeStartWindow } from "../../lib/offline/last-answers";
 import { dropPrepaint } from "../../lib/prepaint";
 import { useIsNarrow } from "../../lib/use-media";
+import { whenIdle } from "../../lib/yield";
 import { loadCycles, useProjectCycles } from "../../stores/cycles";
 import { watchProjectLive } from "../../stores/live-board";
 import { loadModules, useProjectModules } from "../../stores/modules";
@@ -280,7 +281,10 @@ export function WorkItemsBoard({
           next.set("peekId", id);
           return next;
         },
-        { replace: false },
+        // Rendered at once, not as a transition: a click's answer must not wait behind the
+        // board's other work (the start's catch-up, live events), and the peek's code, when not
+        // loaded yet, is asked for in this render (bench browser-board: first interaction).
+        { replace: false, flushSync: true },
       ),
     [setSearchParams],
   );
@@ -394,6 +398,14 @@ export function WorkItemsBoard({
     previewWanted: status !== "ready" && isMember && view.status !== "loading",
     fetchPreview,
   });
+
+  // The peek's code, once the board is there and the page has a moment: the first click on an
+  // item then opens it without a download and its compile (bench browser-board: first interaction).
+  useEffect(() => {
+    if (!ready || !peekLoader) return;
+    return whenIdle(() => void peekLoader().catch(() => undefined));
+  }, [ready]);
+
   const header = (
     <PageHeader
       actions={
