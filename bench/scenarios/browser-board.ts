@@ -247,6 +247,12 @@ export const scenario: Scenario = {
           await filterCdp.send("Profiler.enable");
           await filterCdp.send("Profiler.setSamplingInterval", { interval: 100 });
           await filterCdp.send("Profiler.start");
+          // And Chromium's own timeline (style, layout, paint: what a CPU profile calls "(program)").
+          await mkdir(filterTraceDir, { recursive: true });
+          await browser.startTracing(page, {
+            path: path.join(filterTraceDir, `${layout}-filter.trace.json`),
+            categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute"],
+          });
         }
         const durations: number[] = [];
         const windows: [number, number][] = [];
@@ -271,6 +277,7 @@ export const scenario: Scenario = {
         }
         const filterTasks = await longTasks(page);
         if (filterCdp) {
+          await browser.stopTracing();
           const { profile } = await filterCdp.send("Profiler.stop");
           await mkdir(filterTraceDir, { recursive: true });
           await writeFile(path.join(filterTraceDir, `${layout}-filter.cpuprofile`), JSON.stringify(profile));
@@ -286,6 +293,19 @@ export const scenario: Scenario = {
         );
         ctx.log(`${layout}: filter changes ${durations.map(Math.round).join(", ")} ms`);
         await page.close();
+        const keptReport = async (from: Page) => {
+          // What the closed tab kept of its board for the next open (lib/prepaint.ts), in kB.
+          const kept = await from.evaluate(() => {
+          const raw = localStorage.getItem("tideline:prepaint");
+          const record = raw ? (JSON.parse(raw) as { html: string; css: string }) : null;
+          return record ? { html: record.html.length / 1024, css: record.css.length / 1024 } : null;
+          });
+          ctx.log(
+            kept
+              ? `${layout}: kept picture: markup ${Math.round(kept.html)} kB, styles ${Math.round(kept.css)} kB`
+              : `${layout}: no picture kept`,
+          );
+        };
 
         // ── warm open: a second visit in the same profile (a new tab) ──
         const warmPage = await context.newPage();
@@ -306,6 +326,7 @@ export const scenario: Scenario = {
           30_000,
         );
         await writeVisitEntries(warmPage, stringFlag(ctx, "marks-dir", ""), `${layout}-warm.json`, warm.painted);
+        await keptReport(warmPage);
         if (cdp) {
           const { profile } = await cdp.send("Profiler.stop");
           await writeVisitEntries(warmPage, traceDir, `${layout}-warm.json`, warm.painted);

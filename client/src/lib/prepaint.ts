@@ -112,12 +112,53 @@ export function readKept(): KeptPrepaint | null {
   }
 }
 
-/** The text of every style sheet of the page, in the page's order. */
-function pageStyles(): string {
+/** Every class name used in `root` (its own and its descendants'). */
+function classesIn(root: Element): Set<string> {
+  const used = new Set<string>(root.classList);
+  for (const el of root.querySelectorAll("[class]")) for (const name of el.classList) used.add(name);
+  return used;
+}
+
+const CLASS_TOKEN = /\.(-?[_a-zA-Z][\w-]*)/g;
+
+/**
+ * Whether a selector list can match something of the picture: one of its selectors names only
+ * classes the picture uses (a rule for another screen names one it does not). Selectors it cannot
+ * split safely (a comma inside parentheses) are kept.
+ */
+function selectorMayMatch(selectorText: string, used: ReadonlySet<string>): boolean {
+  const parts = selectorText.split(",");
+  if (parts.some((part) => (part.match(/\(/g)?.length ?? 0) !== (part.match(/\)/g)?.length ?? 0))) return true;
+  return parts.some((part) => [...part.matchAll(CLASS_TOKEN)].every((m) => used.has(m[1] as string)));
+}
+
+/** The rule's text if it may apply to the picture, "" otherwise (grouping rules keep what may). */
+function ruleFor(rule: CSSRule, used: ReadonlySet<string>): string {
+  if (rule instanceof CSSStyleRule) return selectorMayMatch(rule.selectorText, used) ? rule.cssText : "";
+  // A shadow tree ignores @font-face: the page's own apply through inheritance.
+  if (rule instanceof CSSFontFaceRule) return "";
+  if (rule instanceof CSSGroupingRule) {
+    const inner = [...rule.cssRules].map((r) => ruleFor(r, used)).filter(Boolean);
+    if (inner.length === 0) return "";
+    const header = rule.cssText.slice(0, rule.cssText.indexOf("{"));
+    return `${header}{\n${inner.join("\n")}\n}`;
+  }
+  return rule.cssText;
+}
+
+/**
+ * The page's styles, in the page's order, as far as they may apply to the picture: the whole
+ * app's are several hundred kB, and every open would parse them again before its first frame.
+ */
+function pageStyles(picture: Element): string {
+  const used = classesIn(picture);
   const parts: string[] = [];
   for (const sheet of document.styleSheets) {
     try {
-      for (const rule of sheet.cssRules) parts.push(rule.cssText);
+      for (const rule of sheet.cssRules) {
+        const text = ruleFor(rule, used);
+        if (text) parts.push(text);
+      }
     } catch {
       // A sheet of another origin cannot be read (the app has none).
     }
@@ -155,9 +196,10 @@ export function capturePrepaint(userId: string | undefined, boardPainted: boolea
   const root = document.getElementById("root");
   const build = document.querySelector('script[type="module"][src]')?.getAttribute("src");
   if (!root || !build || anythingScrolled(root)) return null;
-  const html = pictureOf(root).innerHTML;
+  const picture = pictureOf(root);
+  const html = picture.innerHTML;
   if (html.length > MAX_MARKUP) return null;
-  const css = pageStyles();
+  const css = pageStyles(picture);
   if (css.length > MAX_STYLES) return null;
   return { v: 2, path, userId, build, css, html };
 }
