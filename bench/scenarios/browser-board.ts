@@ -375,6 +375,12 @@ export const scenario: Scenario = {
             offline.painted,
           );
           out.push(
+            fig(
+              `${layout}: offline: board on screen`,
+              offline.prepainted ?? offline.painted,
+              "ms",
+              offline.prepainted === null ? "no kept picture: the app's board" : "the kept picture, before the app",
+            ),
             fig(`${layout}: offline: first painted board`, offline.painted, "ms", "reload with the network off"),
             fig(`${layout}: offline: longest task during load`, longestIn(offline.tasks, 0, offline.painted), "ms"),
           );

@@ -40,7 +40,12 @@ test.describe
       await auth.signUpWithPassword(owner.email, owner.password);
 
       await expect(page).toHaveURL(/\/onboarding\/?/);
+      // The name made from the address at sign-up is not offered as the person's display name:
+      // the field starts empty and suggests the first name, which it takes when left so.
+      const displayName = page.getByLabel("Display name");
+      await expect(displayName).toHaveValue("");
       await page.getByLabel("First name").fill(owner.firstName);
+      await expect(displayName).toHaveAttribute("placeholder", owner.firstName);
       await page.getByLabel("Last name").fill(owner.lastName);
       await page.getByRole("button", { name: "Continue" }).click();
 

@@ -103,13 +103,22 @@ function StepDots({ step }: { step: Step }) {
   );
 }
 
+/** The display name unless it is still the one made from the address at sign-up. */
+export function chosenDisplayName(displayName: string | undefined, email: string | undefined): string {
+  if (!displayName) return "";
+  const fromAddress = email?.split("@")[0];
+  return fromAddress !== undefined && displayName.toLowerCase() === fromAddress.toLowerCase() ? "" : displayName;
+}
+
 function ProfileStep({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
   const user = useSnapshot(session).user;
   const profile = useSnapshot(session).profile;
   const [first, setFirst] = useState(user?.first_name ?? "");
   const [last, setLast] = useState(user?.last_name ?? "");
-  const [display, setDisplay] = useState(user?.display_name ?? "");
+  // The server names a new account after its address ("ana" for Ana.Lima@…): not a name the
+  // person chose, so the field starts empty and shows the first name they type, which it takes.
+  const [display, setDisplay] = useState(() => chosenDisplayName(user?.display_name, user?.email));
   const [useCase, setUseCase] = useState(profile?.use_case ?? "");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -88,6 +88,8 @@ describe("create, read, change, delete", () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.target_date).toBeDefined();
+    // Said as the form says it (End date), not by the field's key.
+    expect(res.json().error).toBe("The end date must be on or after the start date.");
     expect(await countModules(t, f.project.id)).toBe(before);
 
     const m = await createModule(t, f.w.member, f.project.url, { start_date: "2026-03-01", target_date: "2026-03-05" });

@@ -197,9 +197,9 @@ async function validate(tx: Tx, access: ProjectAccess, input: UpdateModuleInput,
         ),
       );
     const ok = new Set(rows.map((r) => r.id));
-    if (input.lead_id && !ok.has(input.lead_id)) add("lead_id", `${input.lead_id} is not a member of this project.`);
+    if (input.lead_id && !ok.has(input.lead_id)) add("lead_id", "The lead must be a member of this project.");
     for (const id of input.member_ids ?? []) {
-      if (!ok.has(id)) add("member_ids", `${id} is not a member of this project.`);
+      if (!ok.has(id)) add("member_ids", `A member (${id}) is not a member of this project.`);
     }
   }
   const start = input.start_date !== undefined ? input.start_date : (current?.startDate ?? null);
@@ -212,7 +212,8 @@ async function validate(tx: Tx, access: ProjectAccess, input: UpdateModuleInput,
   }
   if (Object.keys(fields).length) {
     const [first] = Object.entries(fields);
-    throw badRequest(first ? `${first[0]}: ${first[1][0]}` : "Invalid module", fields, "VALIDATION_ERROR");
+    // The first problem in words a person reads (the fields name each one for the form).
+    throw badRequest(first?.[1][0] ?? "Invalid module", fields, "VALIDATION_ERROR");
   }
 }
 

@@ -91,7 +91,7 @@ function projectNames(names: string[]): string {
 }
 
 /** An active membership of this workspace by its id, or 404. */
-async function memberInWorkspace(tx: DbOrTx, workspaceId: string, id: string) {
+async function memberInWorkspace(tx: DbOrTx, workspaceId: string, id: string, humansOnly = false) {
   const [row] = await tx
     .select({ membership: workspaceMembers, user: users })
     .from(workspaceMembers)
@@ -101,6 +101,8 @@ async function memberInWorkspace(tx: DbOrTx, workspaceId: string, id: string) {
         eq(workspaceMembers.id, id),
         eq(workspaceMembers.workspaceId, workspaceId),
         eq(workspaceMembers.isActive, true),
+        // A bot's membership is not one of the members (the list leaves it out): as the reference, 404.
+        humansOnly ? eq(users.isBot, false) : undefined,
       ),
     )
     .limit(1);
@@ -152,7 +154,7 @@ export async function memberRoutes(app: FastifyInstance): Promise<void> {
     return transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       const actor = await actorUnderLock(tx, access.workspace.id, access.membership.id);
       if (actor.membership.role < ROLE.admin) throw forbidden(ONLY_ADMINS_CHANGE_ROLES);
-      const target = await memberInWorkspace(tx, access.workspace.id, id);
+      const target = await memberInWorkspace(tx, access.workspace.id, id, true);
       if (target.user.id === access.user.id) throw badRequest(OWN_ROLE, { role: [OWN_ROLE] }, "OWN_ROLE");
       const refusal = roleChangeRefusal(actor.membership.role, target.membership.role, role);
       if (refusal) throw forbidden(refusal);
@@ -182,7 +184,7 @@ export async function memberRoutes(app: FastifyInstance): Promise<void> {
     await transactionWithEvents(db, app.ctx.events, eventOrigin(request), async (tx, emit) => {
       const actor = await actorUnderLock(tx, access.workspace.id, access.membership.id);
       if (actor.membership.role < ROLE.admin) throw forbidden(ONLY_ADMINS_REMOVE);
-      const target = await memberInWorkspace(tx, access.workspace.id, id);
+      const target = await memberInWorkspace(tx, access.workspace.id, id, true);
       if (target.user.id === access.user.id) throw badRequest(REMOVE_SELF, undefined, "REMOVE_SELF");
       if (await isLastAdmin(tx, target.membership)) throw badRequest(LAST_ADMIN_REMOVE);
       const sole = await projectsOnlyManagedBy(tx, access.workspace.id, target.user.id);

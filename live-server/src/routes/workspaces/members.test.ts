@@ -215,6 +215,19 @@ describe("PATCH /api/workspaces/:slug/members/:id/", () => {
     expect(pm?.role).toBe(ROLE.guest);
   });
 
+  it("is 404 for a bot's membership, as for one not in the members list — role kept, membership kept", async () => {
+    const owner = await createUser(t.db);
+    const bot = await createUser(t.db, { isBot: true });
+    const ws = await createWorkspace(t.db, owner, [{ user: bot, role: ROLE.member }]);
+    const url = `/api/workspaces/${ws.slug}/members/${await membershipId(ws, bot)}/`;
+    const patched = await client(t.app, owner).patch(url, { role: ROLE.admin });
+    expect(patched.statusCode).toBe(404);
+    const deleted = await client(t.app, owner).delete(url);
+    expect(deleted.statusCode).toBe(404);
+    const kept = await membershipOf(t.db, ws.id, bot.id);
+    expect(kept).toMatchObject({ role: ROLE.member, isActive: true });
+  });
+
   it("refuses bad input (400), unknown or foreign member ids (404), outsiders (404) and anonymous (401)", async () => {
     const owner = await createUser(t.db);
     const member = await createUser(t.db);
