@@ -54,12 +54,16 @@ function boardModulePreload(): Plugin {
           });
           modules[kind] = [...withImports(roots)].filter((file) => !first.has(file)).map((file) => `/${file}`);
         }
+        // The build, for what is kept between visits and fits one build only (the prepaint's
+        // markup: public/prepaint.js, src/lib/prepaint.ts): the entry's file, hashed per build.
+        const entry = chunks.find((c) => c.isEntry)?.fileName ?? "";
         return [
           {
             tag: "meta",
             attrs: { name: "tideline-board-modules", content: JSON.stringify(modules) },
             injectTo: "head-prepend",
           },
+          { tag: "meta", attrs: { name: "tideline-build", content: entry }, injectTo: "head-prepend" },
         ];
       },
     },

@@ -4,9 +4,11 @@
 // session) before React paints anything of the board, however fast its local copy is read. When
 // the app leaves a board page it keeps what the board looked like — the markup of #root and the
 // page's styles — in localStorage (src/lib/prepaint.ts). On the next load of that same
-// address, with the same build, this script (a plain file run where index.html places it, right
-// after #root: the CSP allows no inline script) puts that markup in an overlay above #root (in a
-// closed shadow root, with those styles), so it paints with the page's first frame. The app starts underneath it, and once its own board has
+// address, with the same build, this script (a plain file: the CSP allows no inline script; in
+// <head> right after theme.js, so it is fetched before the app's many files queue up — measured:
+// placed after #root it waited ~75 ms behind them, and the app's scripts behind it) puts that
+// markup in an overlay above #root (in a closed shadow root, with those styles), so it paints with
+// the page's first frame. Run in <head>, it adds the overlay to <html> (there is no <body> yet). The app starts underneath it, and once its own board has
 // painted it removes the overlay (src/lib/prepaint.ts `handOverPrepaint`), at the same place, so
 // nothing moves. A click on a work item (or a link) in the overlay is remembered and replayed on
 // the app's board then: a row clicked at once opens its peek as soon as the app can.
@@ -27,8 +29,9 @@
     const saved = JSON.parse(raw);
     if (saved?.v !== 2 || saved.path !== location.pathname) return;
     // Only the build that kept it takes over from it without a jump (its markup, its class names).
-    const entry = document.querySelector('script[type="module"][src]');
-    if (!entry || entry.getAttribute("src") !== saved.build) return;
+    // The build names itself in a meta at the top of <head> (client/vite.config.ts).
+    const build = document.querySelector('meta[name="tideline-build"]')?.getAttribute("content");
+    if (!build || build !== saved.build) return;
 
     // A closed shadow root: the picture is not part of the page the app and its tests work with
     // (no query, locator or assistive technology finds its copies of the app's elements). The
@@ -88,7 +91,7 @@
       state.pending = null;
       return pending;
     };
-    document.body.appendChild(overlay);
+    (document.body ?? document.documentElement).appendChild(overlay);
     globalThis[GLOBAL] = state;
     performance.mark("tideline:prepaint:shown");
     // After the frame that shows it (the same measure as the app's own board mark).

@@ -5,9 +5,8 @@
  *
  * What is kept (localStorage `tideline:prepaint`, one board — the last one left): the markup of
  * #root, the text of the page's styles in order (the board's own come with its lazily loaded
- * screens, not on the page when the prepaint runs), the build (the entry script's file) and the
- * user. It is
- * kept only when it can be painted as it was: a board address, the app's board painted in this
+ * screens, not on the page when the prepaint runs), the build (its meta, written by
+ * client/vite.config.ts) and the user. It is kept only when it can be painted as it was: a board address, the app's board painted in this
  * page, nothing scrolled (the virtual lists hold only the rows in view, and a scroll position is
  * not markup), no overlay still up, and the local copy switched on (the prepaint is part of it).
  * It is deleted at sign-out (every store reset), when the project's local copy is dropped (rights
@@ -194,7 +193,8 @@ export function capturePrepaint(userId: string | undefined, boardPainted: boolea
   const path = location.pathname;
   if (!BOARD_PATH.test(path) || prepaintShownFor()) return null;
   const root = document.getElementById("root");
-  const build = document.querySelector('script[type="module"][src]')?.getAttribute("src");
+  // The build's name (client/vite.config.ts writes it; a development server has none: no prepaint).
+  const build = document.querySelector('meta[name="tideline-build"]')?.getAttribute("content");
   if (!root || !build || anythingScrolled(root)) return null;
   const picture = pictureOf(root);
   const html = picture.innerHTML;
