@@ -8,7 +8,7 @@ import { initI18n } from "./i18n";
 import { registerServiceWorker } from "./lib/offline/service-worker";
 import { startPrepaintKeeping } from "./lib/prepaint";
 import { startOfflineChanges } from "./stores/offline-changes";
-import { session } from "./stores/session";
+import { session, startSession } from "./stores/session";
 import { applyTheme } from "./stores/theme";
 // The UI font ships with the app (no font CDN): Inter, variable weights, every subset.
 import "@fontsource-variable/inter/wght.css";
@@ -17,6 +17,9 @@ import "./styles/base.css";
 import "./styles/ui.css";
 
 applyTheme();
+// Who is signed in is asked now, beside i18n's start, not after the first render (a warm open
+// answers it from the kept answers: local reads that need not wait for the app's first frame).
+void startSession();
 await initI18n();
 
 const root = document.getElementById("root");

@@ -4,7 +4,7 @@ import { Toaster } from "sonner";
 import { useSnapshot } from "valtio";
 import { Banner, Button, ScreenLoader } from "../components/ui";
 import { checkPrepaint } from "../lib/prepaint";
-import { loadSession, session } from "../stores/session";
+import { loadSession, session, startSession } from "../stores/session";
 import { theme } from "../stores/theme";
 
 /** Loads who-is-here once, and sends everyone to the god-mode set-up until an admin exists. */
@@ -16,7 +16,7 @@ export function Root() {
   const themeSnap = useSnapshot(theme);
   const location = useLocation();
   useEffect(() => {
-    void loadSession();
+    void startSession();
   }, []);
   // The last visit's board painted before the app (public/prepaint.js) stays only while the app
   // is on its address, for its user.

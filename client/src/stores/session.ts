@@ -59,6 +59,17 @@ export const session = defineStore(() => ({
   loadError: null as string | null,
 }));
 
+let firstLoad: Promise<void> | null = null;
+
+/**
+ * The page's first loadSession, started once: main.tsx starts it before the app's first render
+ * (while i18n initialises), and the root screen's mount joins it rather than asking again.
+ */
+export function startSession(): Promise<void> {
+  firstLoad ??= loadSession();
+  return firstLoad;
+}
+
 /** Load instance info and, if signed in, the user and profile. Safe to call again. */
 export async function loadSession(): Promise<void> {
   try {
