@@ -211,7 +211,7 @@ export async function runExport(deps: ExportDeps, exportId: string, options: Run
     const fileName = `${slug}-work-items-${day}-${row.token.slice(0, 6)}.${FILE_EXTENSIONS[provider]}`;
     const filePath = path.join(dir, fileName);
     const file = createWriteStream(filePath);
-    const writer = createExportWriter(provider, file, EXPORT_COLUMNS);
+    const writer = await createExportWriter(provider, file, EXPORT_COLUMNS);
     const people = new PeopleNames(deps);
     let exported = 0;
     let lastProgress = Date.now();
