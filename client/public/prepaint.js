@@ -8,10 +8,11 @@
 // <head> right after theme.js, so it is fetched before the app's many files queue up — measured:
 // placed after #root it waited ~75 ms behind them, and the app's scripts behind it) puts that
 // markup in an overlay above #root (in a closed shadow root, with those styles), so it paints with
-// the page's first frame. Run in <head>, it adds the overlay to <html> (there is no <body> yet). The app starts underneath it, and once its own board has
-// painted it removes the overlay (src/lib/prepaint.ts `handOverPrepaint`), at the same place, so
-// nothing moves. A click on a work item (or a link) in the overlay is remembered and replayed on
-// the app's board then: a row clicked at once opens its peek as soon as the app can.
+// the page's first frame. Run in <head>, it adds the overlay to <html> (there is no <body> yet).
+// The app starts underneath it, and once its own board has painted it removes the overlay
+// (src/lib/prepaint.ts `handOverPrepaint`), at the same place, so nothing moves. A click on a
+// work item (or a link) in the overlay is remembered and replayed on the app's board then: a row
+// clicked at once opens its peek as soon as the app can.
 //
 // Same trust as the local copy it mirrors: it is the signed-in browser's own, deleted at sign-out
 // and when the project's copy is dropped, and the app replaces it within its first answers.
