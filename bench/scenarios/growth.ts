@@ -47,6 +47,7 @@ const KEPT: Record<string, Record<string, string>> = {
   },
   "browser-board": {
     "list: first painted board": "browser: cold first paint (list)",
+    "list: warm: board on screen": "browser: warm, board on screen (list; the kept picture)",
     "list: warm: first painted board": "browser: warm first paint (list)",
     "list: filter change → painted, median": "browser: filter → paint, median (list)",
   },
