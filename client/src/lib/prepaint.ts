@@ -12,6 +12,7 @@
  * It is deleted at sign-out (every store reset), when the project's local copy is dropped (rights
  * lost) and when the local copy is switched off.
  */
+import { useEffect } from "react";
 import { isLocalDbEnabled } from "./local-db/flag";
 import { onStoresReset } from "./store";
 
@@ -74,6 +75,16 @@ export function handOverPrepaint(): void {
 /** The overlay is not this page's to show (an error, another address): remove it. */
 export function dropPrepaint(): void {
   overlay()?.finish();
+}
+
+/**
+ * For a board's screen that shows something else at the board's address (not found, made
+ * private, archived, no access, failed): the picture of the board must not stay over it.
+ */
+export function useDropPrepaint(instead: boolean): void {
+  useEffect(() => {
+    if (instead) dropPrepaint();
+  }, [instead]);
 }
 
 /**

@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
+import { useDropPrepaint } from "../../lib/prepaint";
 import { type Cycle, cycles, loadCycleDetail } from "../../stores/cycles";
 import { projectMeta } from "../../stores/project-meta";
 import { WorkItemsBoard } from "../work-items/work-items-board";
@@ -53,6 +54,10 @@ export function CycleWorkItemsScreen() {
     </PageHeader>
   );
   const blocked = CyclesBlocked({ ctx, t });
+  const missing =
+    notListed && (detail?.status === "missing" || (detail?.cycle && detail.cycle.project_id !== projectId));
+  // Not the board: the picture of it from the last visit goes (lib/prepaint.ts).
+  useDropPrepaint(Boolean(blocked || missing));
   if (blocked) {
     return (
       <div className="cy-screen">
@@ -61,8 +66,6 @@ export function CycleWorkItemsScreen() {
       </div>
     );
   }
-  const missing =
-    notListed && (detail?.status === "missing" || (detail?.cycle && detail.cycle.project_id !== projectId));
   if (missing) {
     return (
       <div className="cy-screen">

@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
+import { useDropPrepaint } from "../../lib/prepaint";
 import { watchProjectLive } from "../../stores/live-board";
 import { applyModuleLinkEvent, loadModuleDetail, loadModules, type ModuleDetail, modules } from "../../stores/modules";
 import { WorkItemsBoard } from "../work-items/work-items-board";
@@ -74,6 +75,8 @@ export function ModuleWorkItemsScreen() {
   const blocked = projectBlocked(ctx, t);
   const missing = entry?.status === "missing";
   const archived = Boolean(module?.archived_at);
+  // Not the board: the picture of it from the last visit goes (lib/prepaint.ts).
+  useDropPrepaint(Boolean(blocked || missing || archived));
   if (blocked || missing || archived) {
     return (
       <div className="mo-screen">

@@ -15,6 +15,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { toast } from "sonner";
 import { useSnapshot } from "valtio";
 import { Button, EmptyState } from "../../components/ui";
+import { useDropPrepaint } from "../../lib/prepaint";
 import { session } from "../../stores/session";
 import { loadView, type SavedView, setViewFavorite, updateView, viewDisplayName, views } from "../../stores/views";
 import { seedLocalView, viewKeyOf, workItemView } from "../../stores/work-item-view";
@@ -77,6 +78,8 @@ export function ViewBoardScreen() {
   const blocked = viewsBlocked(ctx, t);
   const missing = entry?.status === "missing";
   const archived = Boolean(view?.archived_at);
+  // Not the board: the picture of it from the last visit goes (lib/prepaint.ts).
+  useDropPrepaint(Boolean(blocked || missing || archived || entry?.status === "error"));
   if (blocked || missing || archived || entry?.status === "error") {
     return (
       <div className="vw-screen">
