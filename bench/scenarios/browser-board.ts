@@ -296,9 +296,9 @@ export const scenario: Scenario = {
         const keptReport = async (from: Page) => {
           // What the closed tab kept of its board for the next open (lib/prepaint.ts), in kB.
           const kept = await from.evaluate(() => {
-          const raw = localStorage.getItem("tideline:prepaint");
-          const record = raw ? (JSON.parse(raw) as { html: string; css: string }) : null;
-          return record ? { html: record.html.length / 1024, css: record.css.length / 1024 } : null;
+            const raw = localStorage.getItem("tideline:prepaint");
+            const record = raw ? (JSON.parse(raw) as { html: string; css: string }) : null;
+            return record ? { html: record.html.length / 1024, css: record.css.length / 1024 } : null;
           });
           ctx.log(
             kept
