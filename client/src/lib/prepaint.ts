@@ -215,11 +215,20 @@ export function capturePrepaint(userId: string | undefined, boardPainted: boolea
   return { v: 2, path, userId, build, css, html };
 }
 
-let boardPaintedHere = false;
+/** The address whose board has painted and is still on screen (null: none is). */
+let paintedBoardPath: string | null = null;
 
-/** The app's board has painted in this page (a page that never showed one keeps nothing). */
-export function markBoardPainted(): void {
-  boardPaintedHere = true;
+/**
+ * The app's board has painted at this address; the returned function says it is gone (the
+ * board unmounted). Only a painted board is kept: not a page that never showed one, nor a board
+ * still loading after the person came back to it.
+ */
+export function markBoardPainted(): () => void {
+  const path = location.pathname;
+  paintedBoardPath = path;
+  return () => {
+    if (paintedBoardPath === path) paintedBoardPath = null;
+  };
 }
 
 /**
@@ -228,7 +237,7 @@ export function markBoardPainted(): void {
  */
 export function startPrepaintKeeping(currentUserId: () => string | undefined): () => void {
   const keep = () => {
-    const kept = capturePrepaint(currentUserId(), boardPaintedHere);
+    const kept = capturePrepaint(currentUserId(), paintedBoardPath === location.pathname);
     if (!kept) return;
     try {
       localStorage.setItem(PREPAINT_KEY, JSON.stringify(kept));

@@ -197,8 +197,9 @@ export function useBoardData({
   // this board arrives (a layout effect: no frame shows both, or neither).
   useLayoutEffect(() => {
     if (!ready) return;
-    markBoardPainted();
+    const gone = markBoardPainted();
     handOverPrepaint();
+    return gone;
   }, [ready]);
 
   // Performance marks (benchmarks read them): the first painted board, and each repaint after a filter change.
