@@ -186,9 +186,25 @@ describe("the embedded database in a worker thread", () => {
     }
   });
 
+  /**
+   * The worker busy with a long statement while the tickets are asked, so they wait together. A
+   * Drizzle query runs only once awaited: awaited inside, in the bulk context; then one macrotask
+   * lets its message reach the worker before the tickets' (the chain to postMessage is microtasks).
+   * Until this was so, the tickets shared only when their two messages happened to reach an idle
+   * worker in one turn — not on a loaded machine (CI: 1 ≠ 2).
+   */
+  const keepWorkerBusy = async (): Promise<{ done: Promise<unknown> }> => {
+    const done = asBulkRead(
+      async () => await database.db.execute(sql`select count(*) from generate_series(1, 1500000)`),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    // Wrapped: an async function would wait for a promise it returns.
+    return { done };
+  };
+
   it("identical bulk reads asked while one waits share its run; interactive ones never do", async () => {
     await database.db.execute(sql`create sequence ticket`);
-    const busy = asBulkRead(() => database.db.execute(sql`select count(*) from generate_series(1, 1500000)`));
+    const busy = (await keepWorkerBusy()).done;
     const ticket = () => queryRows<{ n: number }>(database.db, sql`select nextval('ticket')::int as n`);
     const [a, b] = await Promise.all([asBulkRead(ticket), asBulkRead(ticket)]);
     const [c, d] = await Promise.all([ticket(), ticket()]);
@@ -199,7 +215,7 @@ describe("the embedded database in a worker thread", () => {
 
   it("background work, identical or not, is never shared: each write runs", async () => {
     await database.db.execute(sql`create sequence background_ticket`);
-    const busy = asBulkRead(() => database.db.execute(sql`select count(*) from generate_series(1, 1500000)`));
+    const busy = (await keepWorkerBusy()).done;
     const ticket = () => queryRows<{ n: number }>(database.db, sql`select nextval('background_ticket')::int as n`);
     const [a, b] = await Promise.all([inBackground(ticket), inBackground(ticket)]);
     await busy;
