@@ -111,6 +111,16 @@ async function visitBoard(page: Page, open: () => Promise<unknown>, timeoutMs: n
   }
 }
 
+/** When a visit first showed the board: the kept picture (public/prepaint.js) if any, else the app's. */
+function boardOnScreen(fig: ReturnType<typeof figures>, prefix: string, visit: Visit): Figure {
+  return fig(
+    `${prefix}: board on screen`,
+    visit.prepainted ?? visit.painted,
+    "ms",
+    visit.prepainted === null ? "no kept picture: the app's board" : "the kept picture, before the app",
+  );
+}
+
 /**
  * Open the board in a new tab of a warm profile and click its first work item as soon as one is
  * on screen — on the kept picture (public/prepaint.js replays the click once the app is there)
@@ -334,12 +344,7 @@ export const scenario: Scenario = {
           ctx.log(`${layout}: warm visit traced in ${traceDir}`);
         }
         out.push(
-          fig(
-            `${layout}: warm: board on screen`,
-            warm.prepainted ?? warm.painted,
-            "ms",
-            warm.prepainted === null ? "no kept picture: the app's board" : "the kept picture, before the app",
-          ),
+          boardOnScreen(fig, `${layout}: warm`, warm),
           fig(`${layout}: warm: first painted board`, warm.painted, "ms", "second visit, same profile: the app's own"),
           warm.cachedAt === null
             ? fig(`${layout}: warm: all items in sync`, Number.NaN, "ms", "not available: no last v2 sync page in 30 s")
@@ -375,12 +380,7 @@ export const scenario: Scenario = {
             offline.painted,
           );
           out.push(
-            fig(
-              `${layout}: offline: board on screen`,
-              offline.prepainted ?? offline.painted,
-              "ms",
-              offline.prepainted === null ? "no kept picture: the app's board" : "the kept picture, before the app",
-            ),
+            boardOnScreen(fig, `${layout}: offline`, offline),
             fig(`${layout}: offline: first painted board`, offline.painted, "ms", "reload with the network off"),
             fig(`${layout}: offline: longest task during load`, longestIn(offline.tasks, 0, offline.painted), "ms"),
           );
