@@ -44,8 +44,7 @@ test.describe
     let release: () => void = () => undefined;
 
     const holdTheApp = async () => {
-      let held: Promise<void> = Promise.resolve();
-      held = new Promise<void>((resolve) => {
+      const held = new Promise<void>((resolve) => {
         release = resolve;
       });
       await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
