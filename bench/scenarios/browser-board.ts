@@ -186,6 +186,7 @@ export const scenario: Scenario = {
     "filter-changes": 4,
     layouts: "list,kanban",
     "offline-timeout": 20,
+    visits: "warm,offline,click",
     port: 3403,
   },
   async run(ctx) {
@@ -199,6 +200,12 @@ export const scenario: Scenario = {
     const port = numberFlag(ctx, "port", 3403);
     const timeoutMs = 120_000;
     const offlineTimeoutMs = numberFlag(ctx, "offline-timeout", 20) * 1000;
+    // The visits after the cold open and its filter changes (--visits=none: only those two).
+    const visits = new Set(
+      stringFlag(ctx, "visits", "warm,offline,click")
+        .split(",")
+        .map((v) => v.trim()),
+    );
 
     // Before the build and the seeding: a missing browser is found (or installed) first.
     await ensureChromium(ctx);
@@ -317,6 +324,12 @@ export const scenario: Scenario = {
           );
         };
 
+        if (!visits.has("warm")) {
+          if (errors.length) ctx.log(`${layout}: page errors: ${errors.slice(0, 3).join(" | ")}`);
+          await context.close();
+          continue;
+        }
+
         // ── warm open: a second visit in the same profile (a new tab) ──
         const warmPage = await context.newPage();
         warmPage.on("pageerror", (e) => errors.push(e.message));
@@ -365,56 +378,62 @@ export const scenario: Scenario = {
         );
 
         // ── offline open: no network at all, the warm page reloaded ──
-        await context.setOffline(true);
-        try {
-          const offline = await visitBoard(
-            warmPage,
-            () => warmPage.reload({ waitUntil: "commit", timeout: offlineTimeoutMs }),
-            offlineTimeoutMs,
-            0,
-          );
-          await writeVisitEntries(
-            warmPage,
-            stringFlag(ctx, "marks-dir", ""),
-            `${layout}-offline.json`,
-            offline.painted,
-          );
-          out.push(
-            boardOnScreen(fig, `${layout}: offline`, offline),
-            fig(`${layout}: offline: first painted board`, offline.painted, "ms", "reload with the network off"),
-            fig(`${layout}: offline: longest task during load`, longestIn(offline.tasks, 0, offline.painted), "ms"),
-          );
-          ctx.log(`${layout}: offline: painted at ${Math.round(offline.painted)} ms`);
-        } catch (error) {
-          out.push(fig(`${layout}: offline: first painted board`, Number.NaN, "ms", `not available: ${reason(error)}`));
-          ctx.log(`${layout}: offline open not available: ${reason(error)}`);
-        } finally {
-          await context.setOffline(false);
+        if (visits.has("offline")) {
+          await context.setOffline(true);
+          try {
+            const offline = await visitBoard(
+              warmPage,
+              () => warmPage.reload({ waitUntil: "commit", timeout: offlineTimeoutMs }),
+              offlineTimeoutMs,
+              0,
+            );
+            await writeVisitEntries(
+              warmPage,
+              stringFlag(ctx, "marks-dir", ""),
+              `${layout}-offline.json`,
+              offline.painted,
+            );
+            out.push(
+              boardOnScreen(fig, `${layout}: offline`, offline),
+              fig(`${layout}: offline: first painted board`, offline.painted, "ms", "reload with the network off"),
+              fig(`${layout}: offline: longest task during load`, longestIn(offline.tasks, 0, offline.painted), "ms"),
+            );
+            ctx.log(`${layout}: offline: painted at ${Math.round(offline.painted)} ms`);
+          } catch (error) {
+            out.push(
+              fig(`${layout}: offline: first painted board`, Number.NaN, "ms", `not available: ${reason(error)}`),
+            );
+            ctx.log(`${layout}: offline open not available: ${reason(error)}`);
+          } finally {
+            await context.setOffline(false);
+          }
         }
 
         // ── first interaction: a warm open, a row clicked as soon as one shows ──
         const clickName = `${layout}: warm: a row clicked at once → its peek open`;
-        try {
-          const interaction = await firstInteraction(
-            await context.newPage(),
-            boardUrl,
-            timeoutMs,
-            traceDir ? { dir: traceDir, name: `${layout}-first-click` } : undefined,
-          );
-          out.push(
-            fig(
-              clickName,
-              interaction.opened,
-              "ms",
-              `from navigation start; clicked at ${Math.round(interaction.clicked)} ms on ${interaction.onPicture ? "the kept picture" : "the app's board"}`,
-            ),
-          );
-          ctx.log(
-            `${layout}: first interaction: clicked at ${Math.round(interaction.clicked)} ms, peek open at ${Math.round(interaction.opened)} ms`,
-          );
-        } catch (error) {
-          // A client whose rows do not name their items (data-item-id) cannot be clicked this way.
-          out.push(fig(clickName, Number.NaN, "ms", `not available: ${reason(error)}`));
+        if (visits.has("click")) {
+          try {
+            const interaction = await firstInteraction(
+              await context.newPage(),
+              boardUrl,
+              timeoutMs,
+              traceDir ? { dir: traceDir, name: `${layout}-first-click` } : undefined,
+            );
+            out.push(
+              fig(
+                clickName,
+                interaction.opened,
+                "ms",
+                `from navigation start; clicked at ${Math.round(interaction.clicked)} ms on ${interaction.onPicture ? "the kept picture" : "the app's board"}`,
+              ),
+            );
+            ctx.log(
+              `${layout}: first interaction: clicked at ${Math.round(interaction.clicked)} ms, peek open at ${Math.round(interaction.opened)} ms`,
+            );
+          } catch (error) {
+            // A client whose rows do not name their items (data-item-id) cannot be clicked this way.
+            out.push(fig(clickName, Number.NaN, "ms", `not available: ${reason(error)}`));
+          }
         }
 
         if (errors.length) ctx.log(`${layout}: page errors: ${errors.slice(0, 3).join(" | ")}`);

@@ -19,6 +19,7 @@ import {
   readDisplayFilters,
   readDisplayProperties,
 } from "@tideline/shared";
+import { dequal } from "dequal/lite";
 import { toast } from "sonner";
 import { api, errorMessage, HTTPError } from "../lib/api";
 import { onKeptAnswerChanged } from "../lib/offline/last-answers";
@@ -124,6 +125,24 @@ function readFilters(raw: Record<string, unknown>): StoredFilters {
   return out;
 }
 
+/**
+ * Take the server's copy of a board's settings, changing only the parts that differ: a save's
+ * answer usually repeats what the screen already shows, and replacing equal filters with new
+ * objects made the whole board filter, group and render again for nothing.
+ */
+function adoptAnswer(viewKey: string, answer: UserPropertiesAnswer): void {
+  const next = fromAnswer(answer);
+  const view = workItemView.byKey[viewKey];
+  if (!view) {
+    workItemView.byKey[viewKey] = next;
+    return;
+  }
+  if (view.status !== next.status) view.status = next.status;
+  if (!dequal(view.filters, next.filters)) view.filters = next.filters;
+  if (!dequal(view.display_filters, next.display_filters)) view.display_filters = next.display_filters;
+  if (!dequal(view.display_properties, next.display_properties)) view.display_properties = next.display_properties;
+}
+
 function fromAnswer(answer: UserPropertiesAnswer): WorkItemView {
   return {
     status: "ready",
@@ -160,7 +179,7 @@ export function loadWorkItemView(slug: string, viewKey: string): Promise<void> {
     .then((answer) => {
       // A change made while loading wins: it is already queued for saving.
       if (queued.has(viewKey)) return;
-      workItemView.byKey[viewKey] = fromAnswer(answer);
+      adoptAnswer(viewKey, answer);
       performance.mark("tideline:work-item-view:loaded");
     })
     .catch((error: unknown) => {
@@ -224,7 +243,7 @@ async function save(viewKey: string): Promise<void> {
       .patch(viewPath(job.slug, viewKey), { json: body, keepalive: true })
       .json<UserPropertiesAnswer>();
     // Only adopt the answer when nothing newer is waiting (it would be overwritten by stale data).
-    if (!queued.has(viewKey)) workItemView.byKey[viewKey] = fromAnswer(answer);
+    if (!queued.has(viewKey)) adoptAnswer(viewKey, answer);
   } catch (error) {
     if (!(error instanceof HTTPError)) {
       // No answer at all (offline, server restarting): the change is still wanted, so keep it

@@ -4,6 +4,7 @@
  * the peek; a live document with unsent edits) and a chip counting every waiting change.
  */
 import { CloudUpload } from "lucide-react";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSnapshot } from "valtio";
 import { outboxState, useWaitingToSync } from "../../lib/offline/app-outbox";
@@ -31,7 +32,8 @@ export function WaitingToSync({ id, label = false }: { id: string; label?: boole
  * keeps its room: on narrow headers the chip is its icon and count (the words are its name and
  * tooltip, and the offline banner says them in full).
  */
-export function OutboxChip() {
+// Memoised: the board re-renders on every filter change, which leaves this alone.
+export const OutboxChip = memo(function OutboxChip() {
   const { t } = useTranslation();
   const { count } = useSnapshot(outboxState);
   if (!count) return null;
@@ -47,4 +49,4 @@ export function OutboxChip() {
       </span>
     </output>
   );
-}
+});

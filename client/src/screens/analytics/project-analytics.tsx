@@ -4,13 +4,14 @@
  * custom chart, over the project-level calls. The modal's code loads on first open.
  */
 import { BarChart3 } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { lazy, memo, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Modal } from "../../components/ui";
 
 const Body = lazy(() => import("./project-analytics-body").then((m) => ({ default: m.ProjectAnalyticsBody })));
 
-export function ProjectAnalyticsButton({
+// Memoised: the board re-renders on every filter change, which leaves this alone.
+export const ProjectAnalyticsButton = memo(function ProjectAnalyticsButton({
   slug,
   projectId,
   projectName,
@@ -48,4 +49,4 @@ export function ProjectAnalyticsButton({
       </Modal>
     </>
   );
-}
+});

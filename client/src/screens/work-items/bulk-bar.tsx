@@ -6,7 +6,7 @@
  */
 import { NONE_GROUP, PRIORITIES, type Priority } from "@tideline/shared";
 import { Archive, Boxes, CircleDot, CircleMinus, Contrast, Tag, Trash2, UserRound, X } from "lucide-react";
-import { type ComponentProps, type ReactNode, useState } from "react";
+import { type ComponentProps, memo, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Avatar, Button, Combobox } from "../../components/ui";
@@ -65,7 +65,8 @@ function usePicks() {
   };
 }
 
-export function BulkBar() {
+// Memoised: the board re-renders on every filter change, which leaves this alone.
+export const BulkBar = memo(function BulkBar() {
   const { t } = useTranslation();
   const { slug, projectId, lookups, isAdmin, userId, today, scope } = useWorkItemsContext();
   const selection = useSelection();
@@ -252,4 +253,4 @@ export function BulkBar() {
       />
     </div>
   );
-}
+});

@@ -7,7 +7,7 @@
 import type { Priority } from "@tideline/shared";
 import { Layers, X } from "lucide-react";
 import { Popover } from "radix-ui";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, memo, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { RichTextEditor, type RichTextEditorHandle } from "../../components/editor";
@@ -61,7 +61,8 @@ function initialForm(projectId: string, prefill: Partial<WorkItemInput> | undefi
   };
 }
 
-export function CreateWorkItemModal({
+// Memoised: the board re-renders on every filter change, which leaves this alone.
+export const CreateWorkItemModal = memo(function CreateWorkItemModal({
   open,
   onOpenChange,
   prefill,
@@ -251,7 +252,7 @@ export function CreateWorkItemModal({
       </form>
     </Modal>
   );
-}
+});
 
 /** Parent: search the project's work items (GET search-issues/), debounced. */
 function ParentPicker({

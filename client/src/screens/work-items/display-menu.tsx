@@ -13,6 +13,7 @@ import type {
 } from "@tideline/shared";
 import { SlidersHorizontal } from "lucide-react";
 import { Popover } from "radix-ui";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { Button, Select } from "../../components/ui";
 import { setDisplayFilters, setDisplayProperty } from "../../stores/work-item-view";
@@ -88,7 +89,14 @@ function PickerRow({
   );
 }
 
-export function DisplayMenu({ display, properties }: { display: DisplayFilters; properties: DisplayProperties }) {
+// Memoised: the board re-renders on every filter change, which leaves this alone.
+export const DisplayMenu = memo(function DisplayMenu({
+  display,
+  properties,
+}: {
+  display: DisplayFilters;
+  properties: DisplayProperties;
+}) {
   const { t } = useTranslation();
   const { slug, projectId, viewKey, lookups, scope } = useWorkItemsContext();
   const features = useCycleModuleFeatures(slug, projectId);
@@ -232,4 +240,4 @@ export function DisplayMenu({ display, properties }: { display: DisplayFilters; 
       </Popover.Portal>
     </Popover.Root>
   );
-}
+});

@@ -7,7 +7,7 @@ import { type IssueFilterKey, NONE_VALUE, PRIORITIES, parseDateTerm, STATE_GROUP
 import clsx from "clsx";
 import { Check, ListFilter, X } from "lucide-react";
 import { Popover } from "radix-ui";
-import { type ReactNode, useMemo, useState } from "react";
+import { memo, type ReactNode, useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Avatar, Button, DateInput } from "../../components/ui";
 import { clearFilters, type StoredFilters, setFilter, toggleFilterValue } from "../../stores/work-item-view";
@@ -215,39 +215,16 @@ export function FilterPopover<S extends { key: IssueFilterKey; title: string; op
             onChange={(e) => setQuery(e.target.value)}
           />
           <div className="wi-filter-sections">
-            {sections.map((section) => {
-              const options = q
-                ? section.options.filter(
-                    (o) => o.label.toLowerCase().includes(q) || section.title.toLowerCase().includes(q),
-                  )
-                : section.options;
-              if (!options.length) return null;
-              const current = filters[section.key] ?? [];
-              return (
-                <fieldset key={section.key} className="wi-filter-section">
-                  <legend className="wi-filter-title">{section.title}</legend>
-                  {options.map((o) => {
-                    const on = current.includes(o.value);
-                    return (
-                      <button
-                        key={o.value}
-                        type="button"
-                        className="wi-filter-option"
-                        aria-pressed={on}
-                        onClick={() => onPick(section, o.value, on)}
-                      >
-                        <span className={clsx("combo-check", on && "combo-check-on")} aria-hidden>
-                          {on ? <Check size={11} strokeWidth={3} /> : null}
-                        </span>
-                        {o.icon ? <span className="combo-icon">{o.icon}</span> : null}
-                        <span className="combo-label">{o.label}</span>
-                      </button>
-                    );
-                  })}
-                  {!q && footer ? footer(section, current) : null}
-                </fieldset>
-              );
-            })}
+            {sections.map((section) => (
+              <FilterSection
+                key={section.key}
+                section={section}
+                current={filters[section.key] ?? NO_VALUES}
+                query={q}
+                onPick={onPick}
+                footer={footer}
+              />
+            ))}
           </div>
         </Popover.Content>
       </Popover.Portal>
@@ -255,12 +232,87 @@ export function FilterPopover<S extends { key: IssueFilterKey; title: string; op
   );
 }
 
+const NO_VALUES: readonly string[] = [];
+
+/**
+ * One section of the popover. Its own component, kept while its values, the search and the
+ * callbacks stay the same: a pick re-renders the section it changed, not every option and date
+ * range of the others (bench browser-board: filter change → painted).
+ */
+const FilterSection = memo(function FilterSection<
+  S extends { key: IssueFilterKey; title: string; options: FilterOption[] },
+>({
+  section,
+  current,
+  query,
+  onPick,
+  footer,
+}: {
+  section: S;
+  current: readonly string[];
+  query: string;
+  onPick: (section: S, value: string, on: boolean) => void;
+  footer?: (section: S, current: readonly string[]) => ReactNode;
+}) {
+  const options = query
+    ? section.options.filter(
+        (o) => o.label.toLowerCase().includes(query) || section.title.toLowerCase().includes(query),
+      )
+    : section.options;
+  if (!options.length) return null;
+  return (
+    <fieldset className="wi-filter-section">
+      <legend className="wi-filter-title">{section.title}</legend>
+      {options.map((o) => {
+        const on = current.includes(o.value);
+        return (
+          <button
+            key={o.value}
+            type="button"
+            className="wi-filter-option"
+            aria-pressed={on}
+            onClick={() => onPick(section, o.value, on)}
+          >
+            <span className={clsx("combo-check", on && "combo-check-on")} aria-hidden>
+              {on ? <Check size={11} strokeWidth={3} /> : null}
+            </span>
+            {o.icon ? <span className="combo-icon">{o.icon}</span> : null}
+            <span className="combo-label">{o.label}</span>
+          </button>
+        );
+      })}
+      {!query && footer ? footer(section, current) : null}
+    </fieldset>
+  );
+}) as <S extends { key: IssueFilterKey; title: string; options: FilterOption[] }>(props: {
+  section: S;
+  current: readonly string[];
+  query: string;
+  onPick: (section: S, value: string, on: boolean) => void;
+  footer?: (section: S, current: readonly string[]) => ReactNode;
+}) => ReactNode;
+
 export function FiltersMenu({ filters }: { filters: StoredFilters }) {
   const { t } = useTranslation();
   const { slug, projectId, viewKey, lookups, scope } = useWorkItemsContext();
   const features = useCycleModuleFeatures(slug, projectId);
   const sections = useSections(lookups, features, scope);
   // A date section holds one term (a preset or a custom range); the others add and remove values.
+  // Both stay the same while the board does, so the sections a pick leaves alone keep their render.
+  const onPick = useCallback(
+    (section: Section, value: string, on: boolean) =>
+      section.kind === "date"
+        ? setFilter(slug, viewKey, section.key, on ? [] : [value])
+        : toggleFilterValue(slug, viewKey, section.key, value),
+    [slug, viewKey],
+  );
+  const footer = useCallback(
+    (section: Section, current: readonly string[]) =>
+      section.kind === "date" ? (
+        <CustomRange value={current} onApply={(terms) => setFilter(slug, viewKey, section.key, terms)} />
+      ) : null,
+    [slug, viewKey],
+  );
   return (
     <FilterPopover
       filters={filters}
@@ -268,16 +320,8 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
       label={t("workItems.filters.button")}
       searchLabel={t("workItems.filters.search")}
       title={t("workItems.filters.button")}
-      onPick={(section, value, on) =>
-        section.kind === "date"
-          ? setFilter(slug, viewKey, section.key, on ? [] : [value])
-          : toggleFilterValue(slug, viewKey, section.key, value)
-      }
-      footer={(section, current) =>
-        section.kind === "date" ? (
-          <CustomRange value={current} onApply={(terms) => setFilter(slug, viewKey, section.key, terms)} />
-        ) : null
-      }
+      onPick={onPick}
+      footer={footer}
     />
   );
 }

@@ -31,6 +31,7 @@ import { Ban, ChevronDown, ChevronRight, Plus } from "lucide-react";
 import { createContext, memo, useCallback, useContext, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
+import { measureFromObserver } from "../../lib/virtual-measure";
 import { moveWorkItem, type WorkItem, type WorkItemPatch } from "../../stores/work-items";
 import { ItemProject, type Lookups, useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
@@ -421,7 +422,6 @@ function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
   // The epics board's columns hold epics.
   const epics = Boolean(useWorkItemsContext().scopeDefaults.is_epic);
   const scrollRef = useRef<HTMLDivElement | null>(null);
-  const ids = useMemo(() => items.map((i) => cardId(NO_LANE, col, i.id)), [items, col]);
   // Stable between renders of the same items: the virtualizer recomputes every card's position
   // whenever its key function changes, which an inline one does on each render.
   const getItemKey = useCallback((index: number) => items[index]?.id ?? index, [items]);
@@ -430,9 +430,26 @@ function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
     getScrollElement: () => scrollRef.current,
     estimateSize: estimateCardSize,
     getItemKey,
+    // Heights from the resize observer, not read at mount (lib/virtual-measure.ts).
+    measureElement: measureFromObserver,
     overscan: 2,
     gap: 8,
   });
+  const virtualCards = virtualizer.getVirtualItems();
+  // The sortable list: every card of the column only while a card is dragged (the sorting needs
+  // each one's place). Otherwise the cards on screen: with thousands in a column, each card's
+  // index lookup and the context's sorted rectangles made a filter change cost O(cards × column).
+  const { dragging } = useContext(DropContext);
+  const ids = useMemo(
+    () =>
+      dragging
+        ? items.map((i) => cardId(NO_LANE, col, i.id))
+        : virtualCards.flatMap((v) => {
+            const item = items[v.index];
+            return item ? [cardId(NO_LANE, col, item.id)] : [];
+          }),
+    [dragging, items, col, virtualCards],
+  );
   return (
     <DropZone col={col} lane={NO_LANE} className="wi-column-body" scrollRef={scrollRef}>
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
@@ -440,7 +457,7 @@ function VirtualColumn({ col, items }: { col: string; items: WorkItem[] }) {
           <div className="wi-column-empty">{t(epics ? "epics.kanbanEmpty" : "workItems.kanban.empty")}</div>
         ) : null}
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-          {virtualizer.getVirtualItems().map((v) => {
+          {virtualCards.map((v) => {
             const item = items[v.index];
             if (!item) return null;
             return (

@@ -12,12 +12,14 @@ import { ChevronDown, ChevronRight, Plus } from "lucide-react";
 import { type MouseEvent, memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useIsNarrow } from "../../lib/use-media";
+import { measureFromObserver } from "../../lib/virtual-measure";
 import type { WorkItem } from "../../stores/work-items";
 import { ItemProject, type Translate, useSelection, useWorkItemsContext } from "./context";
 import { useGroupInfo } from "./group-info";
 import { type Group, groupCount, groupTakesItems, prefillFor } from "./pipeline";
 import { ItemProperties } from "./properties";
 import { QuickAdd } from "./quick-add";
+import { assignRowSlots, busySlots, NO_SLOTS, type RowSlots } from "./row-slots";
 
 type Row =
   | { kind: "group"; id: string; group: Group<WorkItem> }
@@ -97,6 +99,9 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
+    // A phone's rows are as tall as their title: heights from the resize observer, not read at
+    // mount (lib/virtual-measure.ts).
+    measureElement: measureFromObserver,
     overscan: 5,
   });
   // Fixed heights become measured ones (and back) when the width crosses the phone breakpoint.
@@ -110,6 +115,19 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
   useEffect(() => {
     if (scrollRef.current) scrollRef.current.scrollTop = 0;
   }, [groupBy]);
+
+  const virtualRows = virtualizer.getVirtualItems();
+  // Item rows render in slots (row-slots.ts): a row that arrives takes over the element of one
+  // that left. Not on a phone, where a row's height is measured when its element mounts.
+  const slotsRef = useRef<RowSlots>(NO_SLOTS);
+  let slotOf: ((rowId: string) => string) | null = null;
+  if (!narrow) {
+    const onScreen: string[] = [];
+    for (const v of virtualRows) if (rows[v.index]?.kind === "item") onScreen.push(rows[v.index]?.id as string);
+    const slots = assignRowSlots(slotsRef.current, onScreen, busySlots(scrollRef.current));
+    slotsRef.current = slots;
+    slotOf = (rowId) => slots.byRow.get(rowId) ?? rowId;
+  } else slotsRef.current = NO_SLOTS;
 
   const offset = virtualizer.scrollOffset ?? 0;
   let current: Group<WorkItem> | null = null;
@@ -179,7 +197,7 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
         </div>
       ) : null}
       <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-        {virtualizer.getVirtualItems().map((v) => {
+        {virtualRows.map((v) => {
           const row = rows[v.index];
           if (!row) return null;
           const style = { transform: `translateY(${v.start}px)`, height: v.size } as const;
@@ -192,9 +210,10 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
             );
           }
           return (
-            <ItemProject key={row.id} projectId={row.item.project_id}>
+            <ItemProject key={slotOf ? slotOf(row.id) : row.id} projectId={row.item.project_id}>
               <ListRow
                 item={row.item}
+                slot={slotOf?.(row.id)}
                 top={v.start}
                 index={narrow ? v.index : undefined}
                 measure={narrow ? virtualizer.measureElement : undefined}
@@ -213,6 +232,7 @@ export function ListLayout({ groups, groupBy }: { groups: Group<WorkItem>[]; gro
 
 const ListRow = memo(function ListRow({
   item,
+  slot,
   top,
   selected,
   selecting,
@@ -222,6 +242,8 @@ const ListRow = memo(function ListRow({
   measure,
 }: {
   item: WorkItem;
+  /** The element slot the row renders in (row-slots.ts), named for busySlots. */
+  slot?: string;
   top: number;
   /** Phone: the row's index, and the virtualizer's measuring ref (the row is as tall as its title). */
   index?: number;
@@ -244,6 +266,7 @@ const ListRow = memo(function ListRow({
     <div
       ref={measure}
       data-index={index}
+      data-slot={slot}
       className={clsx(
         "wi-vrow wi-item-row",
         measure && "wi-item-row-wrap",

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSnapshot } from "valtio";
 import { channelStates, connectionState } from "../../lib/live";
@@ -9,7 +10,8 @@ import { liveIndicatorStatus } from "../../lib/live-board-events";
  * `project.{id}`) is synced and the catch-up after it succeeded; otherwise it says what is wrong
  * (connecting, catching up, not up to date, no access, offline).
  */
-export function LiveIndicator({ channel }: { channel: string }) {
+// Memoised: the board re-renders on every filter change, which leaves this alone.
+export const LiveIndicator = memo(function LiveIndicator({ channel }: { channel: string }) {
   const { t } = useTranslation();
   const { status: socket } = useSnapshot(connectionState);
   const channels = useSnapshot(channelStates);
@@ -27,4 +29,4 @@ export function LiveIndicator({ channel }: { channel: string }) {
       ) : null}
     </span>
   );
-}
+});

@@ -28,6 +28,7 @@ import {
   type RefObject,
   type SyntheticEvent,
   useEffect,
+  useMemo,
   useRef,
   useState,
 } from "react";
@@ -43,10 +44,25 @@ import { type ShownProperty, shownProperties } from "./shown-properties";
 
 const stop = (event: SyntheticEvent) => event.stopPropagation();
 
+// The icons every row and card shows, made once: React skips an element it rendered before, so a
+// row updated in place (row-slots.ts) re-renders none of them.
+const ICONS = {
+  noAssignee: <UserRound size={14} />,
+  labels: <Tag size={13} />,
+  estimate: <Triangle size={12} />,
+  startDate: <CalendarClock size={13} />,
+  dueDate: <CalendarCheck2 size={13} />,
+  subIssues: <Layers size={13} aria-hidden />,
+  attachments: <Paperclip size={13} aria-hidden />,
+  links: <Link2 size={13} aria-hidden />,
+  createdOn: <CalendarDays size={13} aria-hidden />,
+  updatedOn: <Clock3 size={13} aria-hidden />,
+};
+
 // ───────────── icons ─────────────
 
-/** A state's icon: its group's shape in its colour. */
-export function StateIcon({
+/** A state's icon: its group's shape in its colour (memoised: a row updated in place keeps it). */
+export const StateIcon = memo(function StateIcon({
   group,
   color,
   size = 14,
@@ -97,9 +113,9 @@ export function StateIcon({
       {shape}
     </svg>
   );
-}
+});
 
-export function PriorityIcon({ priority, size = 14 }: { priority: string; size?: number }) {
+export const PriorityIcon = memo(function PriorityIcon({ priority, size = 14 }: { priority: string; size?: number }) {
   switch (priority as Priority) {
     case "urgent":
       return (
@@ -120,7 +136,7 @@ export function PriorityIcon({ priority, size = 14 }: { priority: string; size?:
         </span>
       );
   }
-}
+});
 
 export function LabelDot({ color }: { color: string }) {
   return <span className="label-dot" style={{ background: color || "var(--color-text-subtle)" }} aria-hidden />;
@@ -149,10 +165,15 @@ function labelText(t: Translate, key: string, options: Record<string, unknown>):
 
 export function useLabels() {
   const { t } = useWorkItemsContext();
-  return {
-    priority: (p: string) => labelText(t, `workItems.priority.${p}`, { defaultValue: p }),
-    stateGroup: (g: string) => labelText(t, `workItems.stateGroup.${g}`, { defaultValue: g }),
-  };
+  // The same object while the language is: what is built from it (the Filters menu's sections)
+  // is then built once, not on every render of the board.
+  return useMemo(
+    () => ({
+      priority: (p: string) => labelText(t, `workItems.priority.${p}`, { defaultValue: p }),
+      stateGroup: (g: string) => labelText(t, `workItems.stateGroup.${g}`, { defaultValue: g }),
+    }),
+    [t],
+  );
 }
 
 // ───────────── dates ─────────────
@@ -358,7 +379,7 @@ export function AssigneesPicker({
       <PropertyButton
         variant={rest.variant}
         label={`${t("workItems.props.assignees")}: ${names.length ? names.join(", ") : t("workItems.props.none")}`}
-        icon={value.length ? <AvatarStack ids={value} lookups={lookups} /> : <UserRound size={14} />}
+        icon={value.length ? <AvatarStack ids={value} lookups={lookups} /> : ICONS.noAssignee}
         empty={!value.length}
         disabled={rest.disabled}
       >
@@ -413,7 +434,7 @@ export function LabelsPicker({
               ))}
             </span>
           ) : (
-            <Tag size={13} />
+            ICONS.labels
           )
         }
         empty={!labels.length}
@@ -453,12 +474,11 @@ export function DatePicker({
   // Only the button until first opened (see Combobox): rows mount cheaply while scrolling.
   const [armed, setArmed] = useState(false);
   const name = kind === "start" ? t("workItems.props.startDate") : t("workItems.props.dueDate");
-  const Icon = kind === "start" ? CalendarClock : CalendarCheck2;
   const button = (
     <PropertyButton
       variant={rest.variant}
       label={`${name}: ${value ? formatDate(value) : t("workItems.props.none")}`}
-      icon={<Icon size={13} />}
+      icon={kind === "start" ? ICONS.startDate : ICONS.dueDate}
       empty={!value}
       danger={overdue}
       disabled={rest.disabled}
@@ -518,7 +538,7 @@ export function EstimatePicker({
       <PropertyButton
         variant={rest.variant}
         label={`${t("workItems.props.estimate")}: ${point?.value ?? t("workItems.props.none")}`}
-        icon={<Triangle size={12} />}
+        icon={ICONS.estimate}
         empty={!point}
         disabled={rest.disabled}
       >
@@ -726,7 +746,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
         return (
           <Count
             key={prop}
-            icon={<Layers size={13} aria-hidden />}
+            icon={ICONS.subIssues}
             value={item.sub_issues_count}
             label={labelText(t, "workItems.props.subIssueCount", { count: item.sub_issues_count })}
           />
@@ -735,7 +755,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
         return (
           <Count
             key={prop}
-            icon={<Paperclip size={13} aria-hidden />}
+            icon={ICONS.attachments}
             value={item.attachment_count}
             label={labelText(t, "workItems.props.attachmentCount", { count: item.attachment_count })}
           />
@@ -744,7 +764,7 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
         return (
           <Count
             key={prop}
-            icon={<Link2 size={13} aria-hidden />}
+            icon={ICONS.links}
             value={item.link_count}
             label={labelText(t, "workItems.props.linkCount", { count: item.link_count })}
           />
@@ -752,14 +772,14 @@ export const ItemProperties = memo(function ItemProperties({ item }: { item: Wor
       case "created_on":
         return (
           <span key={prop} className="prop-meta" title={t("workItems.props.createdOn")}>
-            <CalendarDays size={13} aria-hidden />
+            {ICONS.createdOn}
             {formatDate(item.created_at, true)}
           </span>
         );
       case "updated_on":
         return (
           <span key={prop} className="prop-meta" title={t("workItems.props.updatedOn")}>
-            <Clock3 size={13} aria-hidden />
+            {ICONS.updatedOn}
             {formatDate(item.updated_at, true)}
           </span>
         );
