@@ -341,6 +341,11 @@ export const scenario: Scenario = {
           await cdp.send("Profiler.enable");
           await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
           await cdp.send("Profiler.start");
+          // And Chromium's timeline of the visit: each task, its style, layout and paint.
+          await browser.startTracing(warmPage, {
+            path: path.join(traceDir, `${layout}-warm.trace.json`),
+            categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute"],
+          });
         }
         const warm = await visitBoard(
           warmPage,
@@ -351,6 +356,7 @@ export const scenario: Scenario = {
         await writeVisitEntries(warmPage, stringFlag(ctx, "marks-dir", ""), `${layout}-warm.json`, warm.painted);
         await keptReport(warmPage);
         if (cdp) {
+          await browser.stopTracing();
           const { profile } = await cdp.send("Profiler.stop");
           await writeVisitEntries(warmPage, traceDir, `${layout}-warm.json`, warm.painted);
           await writeFile(path.join(traceDir, `${layout}-warm.cpuprofile`), JSON.stringify(profile));
