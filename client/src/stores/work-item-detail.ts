@@ -557,6 +557,8 @@ export async function toggleCommentReaction(
         }),
       error: "Couldn't remove the reaction",
     });
+    // A history answer asked before this change is stale: it is asked again (loadTimeline).
+    noteCommentWrite(id);
     return;
   }
   const tempId = `temp-${crypto.randomUUID()}`;
@@ -576,7 +578,17 @@ export async function toggleCommentReaction(
     call: () => api.post(base, { json: { reaction: emoji }, headers: mutationHeaders() }).json<Reaction>(),
     error: "Couldn't add the reaction",
   });
-  if (answer) comment.comment_reactions = comment.comment_reactions.map((r) => (r.id === tempId ? answer : r));
+  if (!answer) return;
+  // A history answer asked before the reaction was stored is stale: it is asked again
+  // (loadTimeline), and one that already replaced the comment's object meanwhile took the shown
+  // reaction with it, so the answer goes to the comment as the list holds it now (a full e2e
+  // run on a loaded machine lost a 👍 that way).
+  noteCommentWrite(id);
+  const current = workItemDetail.byId[id]?.comments.find((c) => c.id === commentId) ?? comment;
+  const reactions = current.comment_reactions;
+  if (reactions.some((r) => r.id === tempId))
+    current.comment_reactions = reactions.map((r) => (r.id === tempId ? answer : r));
+  else if (!reactions.some((r) => r.id === answer.id)) current.comment_reactions = [...reactions, answer];
 }
 
 /** Add or take back the current person's reaction on the work item. */

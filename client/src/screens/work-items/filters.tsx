@@ -32,10 +32,12 @@ const DATE_PRESETS = [
 
 type Features = { cycles: boolean; modules: boolean };
 
-function useSections(lookups: Lookups, features: Features, scope: BoardScope): Section[] {
+/** The menu's sections; built once the menu is first opened (`wanted`): a board mounts without them. */
+function useSections(lookups: Lookups, features: Features, scope: BoardScope, wanted: boolean): Section[] {
   const { t } = useTranslation();
   const names = useLabels();
   return useMemo(() => {
+    if (!wanted) return [];
     // Completed cycles too: filtering to what a finished cycle held is useful. On a cycle's own
     // board the cycle is the scope, so there is no Cycle section; a module's board keeps its
     // Module section (its items may be in other modules too).
@@ -149,7 +151,7 @@ function useSections(lookups: Lookups, features: Features, scope: BoardScope): S
       { key: "start_date", title: t("workItems.props.startDate"), kind: "date", options: datePresets },
       { key: "target_date", title: t("workItems.props.dueDate"), kind: "date", options: datePresets },
     ] satisfies Section[];
-  }, [lookups, t, names, features.cycles, features.modules, scope.kind]);
+  }, [wanted, lookups, t, names, features.cycles, features.modules, scope.kind]);
 }
 
 export type FilterOption = { value: string; label: string; icon?: ReactNode };
@@ -168,6 +170,7 @@ export function FilterPopover<S extends { key: IssueFilterKey; title: string; op
   disabled,
   onPick,
   footer,
+  onOpen,
 }: {
   filters: StoredFilters;
   sections: readonly S[];
@@ -178,6 +181,8 @@ export function FilterPopover<S extends { key: IssueFilterKey; title: string; op
   disabled?: boolean;
   onPick: (section: S, value: string, on: boolean) => void;
   footer?: (section: S, current: readonly string[]) => ReactNode;
+  /** The menu opens (in the same render: the caller may build its sections then). */
+  onOpen?: () => void;
 }) {
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState(false);
@@ -189,7 +194,8 @@ export function FilterPopover<S extends { key: IssueFilterKey; title: string; op
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) setQuery("");
+        if (next) onOpen?.();
+        else setQuery("");
       }}
     >
       <Popover.Trigger asChild>
@@ -296,7 +302,10 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
   const { t } = useTranslation();
   const { slug, projectId, viewKey, lookups, scope } = useWorkItemsContext();
   const features = useCycleModuleFeatures(slug, projectId);
-  const sections = useSections(lookups, features, scope);
+  // Its options (every member with an avatar, label, state, cycle and module) are built when the
+  // menu is first opened, not with the board (bench browser-board: the board's mount is a long task).
+  const [opened, setOpened] = useState(false);
+  const sections = useSections(lookups, features, scope, opened);
   // A date section holds one term (a preset or a custom range); the others add and remove values.
   // Both stay the same while the board does, so the sections a pick leaves alone keep their render.
   const onPick = useCallback(
@@ -322,6 +331,7 @@ export function FiltersMenu({ filters }: { filters: StoredFilters }) {
       title={t("workItems.filters.button")}
       onPick={onPick}
       footer={footer}
+      onOpen={() => setOpened(true)}
     />
   );
 }

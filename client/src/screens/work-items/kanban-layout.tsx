@@ -557,7 +557,11 @@ function ProjectCard({ item, col, lane }: { item: WorkItem; col: string; lane: s
   );
 }
 
-function CardBody({ item }: { item: WorkItem }) {
+/**
+ * What a card shows. Memoised: dnd-kit re-renders every sortable card when cards mount or leave
+ * (each registers as a droppable in its context's state), which leaves the content alone.
+ */
+const CardBody = memo(function CardBody({ item }: { item: WorkItem }) {
   const ctx = useWorkItemsContext();
   return (
     <>
@@ -570,7 +574,7 @@ function CardBody({ item }: { item: WorkItem }) {
       <ItemProperties item={item} />
     </>
   );
-}
+});
 
 /**
  * Does a group's value exist in the item's own project? States, labels, estimate points, cycles
