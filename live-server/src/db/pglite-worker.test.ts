@@ -162,63 +162,68 @@ describe("the embedded database in a worker thread", () => {
     }
   });
 
-  it("picks by priority among requests that arrived while a statement ran, not by arrival", async () => {
+  it("picks by priority among requests that waited together, not by arrival", async () => {
     const patient = await openPglite({ loadDataDir: fromTemplate(), bulkMaxWaitMs: 60_000 });
     try {
       const finished: string[] = [];
-      // A list runs (a bulk read: after it no grace period holds the next list back)…
-      const busy = asBulkRead(async () => {
-        await patient.db.execute(sql`select count(*) from generate_series(1, 1500000)`);
-        finished.push("busy");
-      });
-      // …and another list, then well after it a click, are sent while it runs: they reach the
-      // worker together when it ends.
-      const list = asBulkRead(async () => {
-        await patient.db.execute(sql`select count(*) from generate_series(1, 200000)`);
-        finished.push("list");
-      });
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      const click = patient.db.execute(sql`select 1`).then(() => finished.push("click"));
-      await Promise.all([busy, list, click]);
-      expect(finished).toEqual(["busy", "click", "list"]);
+      // A list, then a click, sent while the database is held: they wait together.
+      const { list, click } = await whileWorkerHeld(patient.db, () => ({
+        list: asBulkRead(async () => {
+          await patient.db.execute(sql`select count(*) from generate_series(1, 200000)`);
+          finished.push("list");
+        }),
+        click: patient.db.execute(sql`select 1`).then(() => finished.push("click")),
+      }));
+      finished.push("held");
+      await Promise.all([list, click]);
+      expect(finished).toEqual(["held", "click", "list"]);
     } finally {
       await patient.close();
     }
   });
 
   /**
-   * The worker busy with a long statement while the tickets are asked, so they wait together. A
-   * Drizzle query runs only once awaited: awaited inside, in the bulk context; then one macrotask
-   * lets its message reach the worker before the tickets' (the chain to postMessage is microtasks).
-   * Until this was so, the tickets shared only when their two messages happened to reach an idle
-   * worker in one turn — not on a loaded machine (CI: 1 ≠ 2).
+   * Hold the database with an open transaction while `send` asks its statements, so they wait
+   * together whatever the machine's load. A statement in the transaction sent after theirs is the
+   * barrier: the worker reads its port in order, so once that statement has answered, theirs are
+   * queued. Then the transaction commits and the schedule picks among them. (Before, a long
+   * statement held the worker, and on a loaded machine it could end before this thread had sent
+   * the rest — CI: 1 ≠ 2.) A Drizzle query is sent once awaited, through microtasks only, so one
+   * macrotask lets every message of `send` leave before the barrier's.
    */
-  const keepWorkerBusy = async (): Promise<{ done: Promise<unknown> }> => {
-    const done = asBulkRead(
-      async () => await database.db.execute(sql`select count(*) from generate_series(1, 1500000)`),
-    );
-    await new Promise((resolve) => setImmediate(resolve));
-    // Wrapped: an async function would wait for a promise it returns.
-    return { done };
-  };
+  async function whileWorkerHeld<T>(db: Database["db"], send: () => T): Promise<T> {
+    let sent: { value: T } | undefined;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      // Wrapped: returned bare, a promise would be awaited by the transaction.
+      sent = { value: send() };
+      await new Promise((resolve) => setImmediate(resolve));
+      await tx.execute(sql`select 1`);
+    });
+    if (!sent) throw new Error("the transaction did not run");
+    return sent.value;
+  }
 
   it("identical bulk reads asked while one waits share its run; interactive ones never do", async () => {
     await database.db.execute(sql`create sequence ticket`);
-    const busy = (await keepWorkerBusy()).done;
     const ticket = () => queryRows<{ n: number }>(database.db, sql`select nextval('ticket')::int as n`);
-    const [a, b] = await Promise.all([asBulkRead(ticket), asBulkRead(ticket)]);
-    const [c, d] = await Promise.all([ticket(), ticket()]);
-    await busy;
+    const asked = await whileWorkerHeld(database.db, () => ({
+      bulk: Promise.all([asBulkRead(ticket), asBulkRead(ticket)]),
+      interactive: Promise.all([ticket(), ticket()]),
+    }));
+    const [a, b] = await asked.bulk;
+    const [c, d] = await asked.interactive;
     expect(a[0]?.n).toBe(b[0]?.n);
     expect(c[0]?.n).not.toBe(d[0]?.n);
   });
 
   it("background work, identical or not, is never shared: each write runs", async () => {
     await database.db.execute(sql`create sequence background_ticket`);
-    const busy = (await keepWorkerBusy()).done;
     const ticket = () => queryRows<{ n: number }>(database.db, sql`select nextval('background_ticket')::int as n`);
-    const [a, b] = await Promise.all([inBackground(ticket), inBackground(ticket)]);
-    await busy;
+    const asked = await whileWorkerHeld(database.db, () => ({
+      background: Promise.all([inBackground(ticket), inBackground(ticket)]),
+    }));
+    const [a, b] = await asked.background;
     expect(a[0]?.n).not.toBe(b[0]?.n);
   });
 
