@@ -171,7 +171,16 @@ test.describe
       await page.getByRole("button", { name: "List", exact: true }).click();
       await expect(page.getByRole("region", { name: "List" }).locator(".wi-item-row")).toHaveCount(3);
       await shoot(page, "assigned-phone-list", "profile-");
+      // Back to the spreadsheet, stored before the next test loads the tab: that page's first
+      // answer from the server would otherwise still say List, and the board would turn to it.
+      const layout = () =>
+        api
+          .get<{ display_filters?: { layout?: string } }>(
+            `/api/workspaces/${f.slug}/workspace-views/profile-assigned/user-properties/`,
+          )
+          .then((answer) => answer.display_filters?.layout);
       await page.getByRole("button", { name: "Spreadsheet", exact: true }).click();
+      await expect.poll(layout, { timeout: 10_000 }).toBe("spreadsheet");
       await page.setViewportSize({ width: 1440, height: 900 });
     });
 

@@ -79,9 +79,11 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      const a = await openSession(browser, origin, {}, trackLiveSockets);
+      // The app's service worker is what lets it start offline: these contexts have it (the
+      // other specs run without, playwright.config.ts).
+      const a = await openSession(browser, origin, { serviceWorkers: "allow" }, trackLiveSockets);
       ({ context: contextA, page: pageA, api: apiA } = a);
-      const b = await openSession(browser, origin);
+      const b = await openSession(browser, origin, { serviceWorkers: "allow" });
       ({ context: contextB, page: pageB, api: apiB } = b);
       f = await signUpWithProject(apiA, alice, { slug: "offline-e2e", name: "Offline Board", identifier: "OB" });
       await addMember(apiA, apiB, f, bob);

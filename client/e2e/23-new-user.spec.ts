@@ -48,7 +48,9 @@ test.describe
 
     test.beforeAll(async ({ browser, baseURL }: { browser: Browser; baseURL: string | undefined }) => {
       const origin = baseURL ?? "http://localhost:3100";
-      ({ context, page, api } = await openSession(browser, origin, {}, trackLiveSockets));
+      // With the app's service worker, as a returning user has it: the offline test below opens
+      // the create modal offline, whose code the worker holds (the other specs run without it).
+      ({ context, page, api } = await openSession(browser, origin, { serviceWorkers: "allow" }, trackLiveSockets));
       const b = await openSession(browser, origin);
       f = await signUpWithProject(api, ana, { slug: "newuser-e2e", name: "Harbour Web", identifier: "HW" });
       const boId = await addMember(api, b.api, f, bo);

@@ -164,6 +164,12 @@ test.describe
       await expect(page.getByRole("listitem").filter({ hasText: receiverUrl })).toContainText("Off");
       await page.keyboard.press("Space");
       await expect(toggle).toBeChecked();
+      // The "on" is sent once the "off" is answered: stored before the next test loads the screen.
+      const active = () =>
+        api
+          .get<{ url: string; is_active: boolean }[]>(`/api/workspaces/${f.slug}/webhooks/`)
+          .then((hooks) => hooks.find((hook) => hook.url === receiverUrl)?.is_active);
+      await expect.poll(active, { timeout: 10_000 }).toBe(true);
       await page.getByRole("button", { name: `Actions for ${receiverUrl}` }).focus();
       await page.keyboard.press("Enter");
       await expect(page.getByRole("menuitem", { name: "Regenerate secret key" })).toBeVisible();
