@@ -3,7 +3,8 @@
  * they live in their own chunk that loads the first time an editor is shown. Importing this file
  * costs nothing; the placeholder keeps the layout steady while the chunk arrives.
  */
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
+import { EditorLoadBoundary, reloadableLazy } from "./load-boundary";
 import { EditorPlaceholder } from "./placeholder";
 import type { LiveEditorProps, RichTextEditorProps } from "./types";
 import "./editor.css";
@@ -18,8 +19,8 @@ export type {
   RichTextEditorProps,
 } from "./types";
 
-const LazyEditor = lazy(async () => ({ default: (await import("./rich-text-editor")).RichTextEditorImpl }));
-const LazyLiveEditor = lazy(async () => ({ default: (await import("./live-editor")).LiveEditorImpl }));
+const lazyEditor = reloadableLazy(async () => ({ default: (await import("./rich-text-editor")).RichTextEditorImpl }));
+const lazyLiveEditor = reloadableLazy(async () => ({ default: (await import("./live-editor")).LiveEditorImpl }));
 
 /** Start loading the editor chunk early (e.g. when a work item opens). */
 export function preloadRichTextEditor(): void {
@@ -27,6 +28,11 @@ export function preloadRichTextEditor(): void {
 }
 
 export function RichTextEditor(props: RichTextEditorProps) {
+  return <EditorLoadBoundary onRetry={lazyEditor.reset}>{() => <LoadedEditor {...props} />}</EditorLoadBoundary>;
+}
+
+function LoadedEditor(props: RichTextEditorProps) {
+  const LazyEditor = lazyEditor.current();
   return (
     <Suspense
       fallback={
@@ -48,6 +54,15 @@ export function RichTextEditor(props: RichTextEditorProps) {
  * LiveDocumentBadge next to it, fed by `onStatusChange`.
  */
 export function LiveEditor(props: LiveEditorProps) {
+  return (
+    <EditorLoadBoundary onRetry={lazyLiveEditor.reset} className={props.className}>
+      {() => <LoadedLiveEditor {...props} />}
+    </EditorLoadBoundary>
+  );
+}
+
+function LoadedLiveEditor(props: LiveEditorProps) {
+  const LazyLiveEditor = lazyLiveEditor.current();
   return (
     <Suspense
       fallback={
