@@ -113,6 +113,32 @@ describe("load and store", () => {
     expect((await row(item.id)).descriptionHtml).toBe("<p>Idle</p><p>last words</p>");
     expect(await logRows(s, name)).toEqual([]);
   });
+
+  it("folds a row logged after the last store as the document unloads", async () => {
+    const item = await createIssue(s, f.w.member, f.project.url, { description_html: "<p>Idle</p>" });
+    const name = issueDocumentName(item.id);
+    const { documents } = s.app.ctx.live.hocuspocus;
+    const { updateLog } = s.app.ctx.live.persistence;
+    const t = tab(s.url, f.w.member);
+    const doc = t.open(name);
+    await synced(doc);
+    // The store debounce (100 ms here) ends before the update's log row commits: the store runs
+    // without the row, and no store is pending when the last client leaves.
+    updateLog.windowMs = 600;
+    try {
+      appendParagraph(doc.doc, "logged late");
+      await eventually(async () => expect((await row(item.id)).descriptionHtml).toContain("logged late"));
+      expect(await logRows(s, name)).toEqual([]);
+      await synced(doc);
+      expect(await logRows(s, name)).toHaveLength(1);
+    } finally {
+      updateLog.windowMs = GROUP_COMMIT_WINDOW_MS;
+    }
+    t.destroy();
+    await eventually(() => expect(documents.has(name)).toBe(false));
+    expect(await logRows(s, name)).toEqual([]);
+    expect((await row(item.id)).descriptionHtml).toBe("<p>Idle</p><p>logged late</p>");
+  });
 });
 
 it("broadcasts an update before logging it, and acknowledges it only once it is logged", async () => {

@@ -12,8 +12,8 @@
  * provider still holds it and sends it again when it syncs with the restarted server.
  *
  * Compaction: `onStoreDocument` (debounced by Hocuspocus; run at once when the last client
- * leaves) folds the document into its row and deletes exactly the log rows already applied to
- * the in-memory document. A row is counted only once it is both applied and committed, so a
+ * leaves, and again before unloading if rows were logged after it) folds the document into its
+ * row and deletes exactly the log rows already applied to the in-memory document. A row is counted only once it is both applied and committed, so a
  * store never deletes a row whose update its state lacks; a row committed after a store is
  * deleted by the next one (or re-applied, harmlessly, by the next load).
  *
@@ -24,6 +24,7 @@ import {
   type afterHandleMessagePayload,
   type afterLoadDocumentPayload,
   type beforeHandleMessagePayload,
+  type beforeUnloadDocumentPayload,
   type Connection,
   type Document,
   type Extension,
@@ -161,6 +162,17 @@ export class Persistence implements Extension<LiveContext> {
 
   async onStoreDocument({ document }: onStoreDocumentPayload<LiveContext>): Promise<void> {
     await this.store(document);
+  }
+
+  /**
+   * Hocuspocus stores a document as its last client leaves only when a store is still
+   * debounced; one that ran between an update and its log row's commit left that row for later
+   * (the debounce is shorter than a slow group commit). Fold what was logged since, so an
+   * unloaded document leaves no log behind. A client that joins meanwhile keeps it loaded.
+   */
+  async beforeUnloadDocument({ document }: beforeUnloadDocumentPayload): Promise<void> {
+    if (!this.states.get(document)?.folded.length) return;
+    await this.storeNow(document);
   }
 
   /**
