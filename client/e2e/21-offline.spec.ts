@@ -287,4 +287,30 @@ test.describe("offline without the editor's code", () => {
       await context.close();
     }
   });
+
+  test("a screen whose code isn't here says so offline, and opens once back online", async ({ browser, baseURL }) => {
+    const origin = baseURL ?? "http://localhost:3100";
+    const { context, page, api } = await openSession(browser, origin);
+    try {
+      const dan = { email: "dan@offline.test", password: "Amber-lantern-pier-74", first: "Dan", last: "Early" };
+      const f = await signUpWithProject(api, dan, {
+        slug: "offline-screen-e2e",
+        name: "Early Board",
+        identifier: "ES",
+      });
+      await page.goto(`/${f.slug}/projects/`);
+      await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+      await context.setOffline(true);
+      // The project's work items: a screen this tab has not loaded yet.
+      await page.getByRole("link", { name: "Early Board" }).first().click();
+      await expect(page.getByRole("heading", { name: "This screen isn't on this device yet" })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Reload" })).toHaveCount(0);
+      await shoot(page, "screen-unavailable-offline", "offline-");
+      await context.setOffline(false);
+      await expect(page.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
+      await expect(page).toHaveURL(new RegExp(`/${f.slug}/projects/${f.projectId}/issues/`));
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,21 +1,66 @@
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { dropPrepaint } from "../lib/prepaint";
 
+/**
+ * A screen's code that could not be fetched: offline before the service worker has stored the
+ * app, or a tab left open across an upgrade whose old files are gone. Chromium, Firefox and
+ * Safari word it differently.
+ */
+export function isChunkLoadError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload/i.test(
+      error.message,
+    )
+  );
+}
+
+function subscribeOnline(notify: () => void): () => void {
+  window.addEventListener("online", notify);
+  window.addEventListener("offline", notify);
+  return () => {
+    window.removeEventListener("online", notify);
+    window.removeEventListener("offline", notify);
+  };
+}
+
 export function ErrorPage({ notFound: forced = false }: { notFound?: boolean }) {
+  const { t } = useTranslation();
   const error = useRouteError();
   const notFound = forced || (isRouteErrorResponse(error) && error.status === 404);
+  const chunk = !notFound && isChunkLoadError(error);
+  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
   useEffect(() => dropPrepaint(), []);
+  // The missing code arrives with the network: reload then, as a person would.
+  useEffect(() => {
+    if (!chunk) return;
+    const reload = () => window.location.reload();
+    window.addEventListener("online", reload);
+    return () => window.removeEventListener("online", reload);
+  }, [chunk]);
+
+  const [title, body] = notFound
+    ? [t("app.error.notFoundTitle"), t("app.error.notFoundBody")]
+    : chunk && !online
+      ? [t("app.error.offlineTitle"), t("app.error.offlineBody")]
+      : chunk
+        ? [t("app.error.updatedTitle"), t("app.error.updatedBody")]
+        : [t("app.error.title"), t("app.error.body")];
   return (
     <div className="full-center" style={{ padding: 24 }}>
       <div className="stack" style={{ maxWidth: 440, textAlign: "center", alignItems: "center" }}>
-        <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
-        <p className="muted">
-          {notFound
-            ? "The page you're looking for doesn't exist or you don't have access to it."
-            : "Error! Something went wrong. Please try again."}
-        </p>
-        <Link to="/">Go home</Link>
+        <h1>{title}</h1>
+        <p className="muted">{body}</p>
+        <div className="row" style={{ gap: 12, justifyContent: "center" }}>
+          {notFound || (chunk && !online) ? null : (
+            <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+              {t("app.error.reload")}
+            </button>
+          )}
+          <Link to="/">{t("app.error.home")}</Link>
+        </div>
       </div>
     </div>
   );
