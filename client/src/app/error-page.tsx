@@ -1,6 +1,7 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { useOnline } from "../components/offline/use-online";
 import { dropPrepaint } from "../lib/prepaint";
 
 /**
@@ -17,21 +18,12 @@ export function isChunkLoadError(error: unknown): boolean {
   );
 }
 
-function subscribeOnline(notify: () => void): () => void {
-  window.addEventListener("online", notify);
-  window.addEventListener("offline", notify);
-  return () => {
-    window.removeEventListener("online", notify);
-    window.removeEventListener("offline", notify);
-  };
-}
-
 export function ErrorPage({ notFound: forced = false }: { notFound?: boolean }) {
   const { t } = useTranslation();
   const error = useRouteError();
   const notFound = forced || (isRouteErrorResponse(error) && error.status === 404);
   const chunk = !notFound && isChunkLoadError(error);
-  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+  const online = useOnline();
   useEffect(() => dropPrepaint(), []);
   // The missing code arrives with the network: reload then, as a person would.
   useEffect(() => {

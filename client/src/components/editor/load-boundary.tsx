@@ -8,6 +8,7 @@
  */
 import { Component, type ComponentType, type LazyExoticComponent, lazy, type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { useOnline } from "../offline/use-online";
 
 /**
  * A lazy component that can start over: React.lazy keeps a failed import's rejection forever,
@@ -53,7 +54,7 @@ export class EditorLoadBoundary extends Component<Props, { failed: boolean }> {
 
 function EditorUnavailable({ onRetry, className }: { onRetry: () => void; className?: string }) {
   const { t } = useTranslation();
-  const offline = typeof navigator !== "undefined" && !navigator.onLine;
+  const offline = !useOnline();
   useEffect(() => {
     // Back online: the chunk can be fetched now.
     window.addEventListener("online", onRetry);
