@@ -87,7 +87,10 @@ export class JobQueue {
     if (this.stopped) return Promise.resolve();
     if (this.running) {
       this.kicked = true;
-      return this.running;
+      // The drain under way may have read the queue before the caller's job was added: the
+      // caller waits for the drain that follows it too (started in its `finally`), so a kick
+      // resolves once everything queued before it has run.
+      return this.running.then(() => this.running);
     }
     this.running = this.drain().finally(() => {
       this.running = undefined;
