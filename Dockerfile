@@ -55,4 +55,5 @@ VOLUME /app/data
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/instances/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "live-server/src/main.ts"]
+# The Node flags of `npm run serve` (live-server/src/server-node-flags.ts says why).
+CMD ["node", "--max-semi-space-size=16", "live-server/src/main.ts"]

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
+import { serverNodeFlags } from "./live-server/src/server-node-flags.ts";
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 // E2E_PORT / E2E_RESULTS_DIR / E2E_CLIENT_DIST let two runs share a machine (each its own port,
@@ -101,7 +102,7 @@ export default defineConfig({
   webServer: {
     // A fresh embedded database and mail in the log, whatever the developer's shell exports;
     // `exec` hands the shell's place to node, so the shutdown signal reaches the server itself.
-    command: `unset ${UNSET.join(" ")}; mkdir -p ${RESULTS_DIR} && exec ${node} live-server/src/main.ts > ${SERVER_LOG} 2>&1`,
+    command: `unset ${UNSET.join(" ")}; mkdir -p ${RESULTS_DIR} && exec ${node} ${serverNodeFlags().join(" ")} live-server/src/main.ts > ${SERVER_LOG} 2>&1`,
     cwd: ROOT,
     env: {
       PORT: String(PORT),

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type Database, openPglite, openPostgres } from "../../live-server/src/db/client.ts";
+import { serverNodeFlags } from "../../live-server/src/server-node-flags.ts";
 import { type BenchContext, sleep } from "./scenario.ts";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -236,8 +237,9 @@ export async function startServer(ctx: BenchContext, options: StartOptions): Pro
   const started = performance.now();
   let child: ChildProcess;
   try {
-    // BENCH_SERVER_NODE_ARGS: extra Node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    // The flags `npm run serve` starts the server with, then BENCH_SERVER_NODE_ARGS: extra Node
+    // flags, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" (a later flag of the same name wins).
+    const nodeArgs = [...serverNodeFlags(), ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean)];
     // BENCH_SERVER_CPUS (e.g. "0"): the server (and its database thread) on those CPUs only.
     const cpus = process.env.BENCH_SERVER_CPUS;
     const [command, args] = cpus
