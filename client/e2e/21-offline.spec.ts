@@ -306,6 +306,22 @@ test.describe("offline without the editor's code", () => {
       await expect(page.getByRole("heading", { name: "This screen isn't on this device yet" })).toBeVisible();
       await expect(page.getByRole("button", { name: "Reload" })).toHaveCount(0);
       await shoot(page, "screen-unavailable-offline", "offline-");
+      // The notice takes the screen's place only: the sidebar stays and still leads to the
+      // screens this device has, offline.
+      const sidebar = page.getByRole("navigation", { name: "Workspace navigation" });
+      await sidebar.getByRole("link", { name: "Projects", exact: true }).click();
+      await expect(page.getByRole("heading", { name: "Projects", exact: true })).toBeVisible();
+      await page.getByRole("link", { name: "Early Board" }).first().click();
+      await expect(page.getByRole("heading", { name: "This screen isn't on this device yet" })).toBeVisible();
+      // On a phone the sidebar is a drawer opened from the screen's header, which is what failed:
+      // the notice brings its own menu button.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(page.getByRole("button", { name: "Open navigation" })).toBeVisible();
+      await shoot(page, "screen-unavailable-offline-phone", "offline-");
+      await page.getByRole("button", { name: "Open navigation" }).click();
+      await expect(page.getByRole("dialog").getByRole("link", { name: "Projects", exact: true })).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("dialog")).toHaveCount(0);
       await context.setOffline(false);
       await expect(page.getByRole("heading", { name: "Work items", exact: true })).toBeVisible();
       await expect(page).toHaveURL(new RegExp(`/${f.slug}/projects/${f.projectId}/issues/`));

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { useOnline } from "../components/offline/use-online";
 import { dropPrepaint } from "../lib/prepaint";
+import { NavButton } from "../screens/workspace/components/nav-button";
 
 /**
  * A screen's code that could not be fetched: offline before the service worker has stored the
@@ -41,7 +42,12 @@ export function ErrorPage({ notFound: forced = false }: { notFound?: boolean }) 
         ? [t("app.error.updatedTitle"), t("app.error.updatedBody")]
         : [t("app.error.title"), t("app.error.body")];
   return (
-    <div className="full-center" style={{ padding: 24 }}>
+    <div className="full-center" style={{ padding: 24, position: "relative" }}>
+      {/* Inside the workspace's layout on a phone: the menu that opens the sidebar drawer (the
+          screen's own header, which holds it, is what failed). Nothing elsewhere. */}
+      <div style={{ position: "absolute", top: 4, left: 16 }}>
+        <NavButton />
+      </div>
       <div className="stack" style={{ maxWidth: 440, textAlign: "center", alignItems: "center" }}>
         <h1>{title}</h1>
         <p className="muted">{body}</p>

@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { Button, ScreenLoader } from "../../components/ui";
 import { loadWorkItemDetail } from "../../stores/work-item-detail";
-import { NavButton } from "../workspace/components/page-header";
+import { NavButton } from "../workspace/components/nav-button";
 import { useProject } from "./use-detail";
 import { WorkItemDetail } from "./work-item-detail";
 import { NotFound } from "./work-item-page";

@@ -9,7 +9,7 @@ import { Link, Navigate, useParams } from "react-router";
 import { Button, EmptyState, ScreenLoader } from "../../components/ui";
 import { loadWorkItemByKey } from "../../stores/work-item-detail";
 import { useWorkItem } from "../../stores/work-items";
-import { NavButton } from "../workspace/components/page-header";
+import { NavButton } from "../workspace/components/nav-button";
 import { useProject } from "./use-detail";
 import { WorkItemDetail } from "./work-item-detail";
 

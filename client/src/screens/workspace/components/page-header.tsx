@@ -1,7 +1,5 @@
-import { Menu } from "lucide-react";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
-import { useShell } from "../use-workspace";
+import { NavButton } from "./nav-button";
 import "./components.css";
 
 /**
@@ -16,23 +14,5 @@ export function PageHeader({ children, actions }: { children: ReactNode; actions
       <div className="page-header-title">{children}</div>
       {actions ? <div className="page-header-actions">{actions}</div> : null}
     </header>
-  );
-}
-
-/** The phone's menu button (nothing on wider screens, where the sidebar is always there). */
-export function NavButton() {
-  const { t } = useTranslation();
-  const { openNav } = useShell();
-  if (!openNav) return null;
-  return (
-    <button
-      type="button"
-      className="nav-open-btn"
-      aria-label={t("ui.nav.open")}
-      title={t("ui.nav.open")}
-      onClick={(event) => openNav(event.currentTarget)}
-    >
-      <Menu size={20} aria-hidden />
-    </button>
   );
 }
